@@ -1,0 +1,66 @@
+# spinegpu: the two commands of the README, and what they need.
+#   make run   installs what is missing, builds, runs the demo
+#   make test  installs what is missing, builds, runs every test (unit, CLI, oracle, sanitizer, fuzz smoke)
+#   make deps  installs only
+
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+JOBS       ?= $(shell nproc)
+CMAKE_FLAGS ?=
+WERROR     := $(if $(CI),ON,OFF)
+
+# Debian 12 packages. Build: compiler, CMake, Ninja, libraries. Tests: GoogleTest, clang + libFuzzer runtime,
+# Node for the oracle (only when no node is installed already).
+DEPS := g++ cmake ninja-build pkg-config libsimdjson-dev libstb-dev libtbb-dev libgtest-dev libbenchmark-dev \
+        clang-14 libclang-rt-14-dev
+NODE_DEPS := nodejs npm
+
+.PHONY: all deps build run test test-unit test-asan test-fuzz clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || missing="$$missing $(NODE_DEPS)"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "missing packages; run as root:"; echo "  apt-get update && apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+$(BUILD)/build.ninja: | deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPINEGPU_WERROR=$(WERROR) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/spinegpu demo
+
+test: test-unit test-asan test-fuzz
+
+test-unit: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Loaders and runtime under AddressSanitizer + UndefinedBehaviorSanitizer.
+test-asan: deps
+	cmake -S . -B $(BUILD_ASAN) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPINEGPU_SANITIZE=ON \
+	  -DSPINEGPU_TOOLS=OFF -DSPINEGPU_BENCH=OFF -DSPINEGPU_WERROR=$(WERROR)
+	cmake --build $(BUILD_ASAN) -j $(JOBS)
+	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer targets for the three parsers (clang 14), each run briefly from its seed corpus.
+test-fuzz: deps
+	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_FUZZ) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSPINEGPU_FUZZ=ON -DSPINEGPU_TOOLS=OFF -DSPINEGPU_TESTS=OFF -DSPINEGPU_BENCH=OFF
+	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	cd $(BUILD_FUZZ) && ctest --output-on-failure
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -1,0 +1,11 @@
+# Warnings for the project's own targets (never for system headers).
+function(spinegpu_warnings target)
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "INTERFACE_LIBRARY")
+    return()
+  endif()
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow=local -Wnon-virtual-dtor)
+  if(SPINEGPU_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()

@@ -1,0 +1,30 @@
+// Decoded page images: RGBA8, straight or premultiplied as the atlas page says (the bytes are left as stored).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "spinegpu/core/result.hpp"
+
+namespace spinegpu {
+
+struct Image {
+    std::uint32_t width = 0, height = 0;
+    std::vector<std::uint8_t> rgba;  // width * height * 4 bytes, rows top to bottom
+
+    // Frees the pixels (after a GPU upload); width and height stay.
+    void release_pixels() { std::vector<std::uint8_t>().swap(rgba); }
+};
+
+// Decodes a PNG (or any format stb_image reads) from memory to RGBA8. `file` names the source in errors.
+Result<Image> decode_image(std::span<const std::uint8_t> bytes, const std::string& file);
+
+// Reads and decodes the image at `path`.
+Result<Image> load_image_file(const std::string& path);
+
+// Encodes RGBA8 pixels as PNG and writes them to `path`.
+Result<void> write_png_file(const std::string& path, const Image& image);
+
+}  // namespace spinegpu
