@@ -4,6 +4,11 @@
 //
 // The result sits beside the immutable SkeletonData (one skeleton may be bound to several atlases, e.g. straight
 // and premultiplied). A missing region is an error naming the attachment, the skin and the atlas.
+//
+// Numbers match the official runtime's: computed in double from the atlas's integers and rounded to float once
+// (bit-identical for binary exports; JSON exports differ by the float rounding of the model's values). A sequence
+// frame's region is named path + (start + i) zero-padded to `digits`; each frame gets its own offsets and UVs, as
+// the runtime recomputes them when a sequence shows that frame.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +39,9 @@ struct AtlasBinding {
     std::vector<float> mesh_uvs;
 };
 
-// Binds every region and mesh attachment of `skeleton` to `atlas`. Errors name the attachment path and the atlas.
+// Binds every region and mesh attachment of `skeleton` to `atlas`. Fails when a region is missing (what:
+// `region "head" (attachment "head") not found in atlas ATLAS`, where: the skin and slot holding it) or lies on a
+// page whose size is unknown (see set_atlas_page_size). The binding refers to `atlas` by index only.
 Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas);
 
 }  // namespace spinegpu

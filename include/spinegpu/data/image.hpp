@@ -18,13 +18,19 @@ struct Image {
     void release_pixels() { std::vector<std::uint8_t>().swap(rgba); }
 };
 
-// Decodes a PNG (or any format stb_image reads) from memory to RGBA8. `file` names the source in errors.
+// Largest width or height decode_image accepts.
+inline constexpr std::uint32_t k_max_image_dimension = 16384;
+
+// Decodes a PNG or JPEG from memory to RGBA8 (any channel count or bit depth is converted). `file` names the source
+// in errors, which carry stb_image's reason. Safe for untrusted input; images over k_max_image_dimension on a side
+// are rejected before their pixels are allocated.
 Result<Image> decode_image(std::span<const std::uint8_t> bytes, const std::string& file);
 
 // Reads and decodes the image at `path`.
 Result<Image> load_image_file(const std::string& path);
 
-// Encodes RGBA8 pixels as PNG and writes them to `path`.
+// Encodes RGBA8 pixels as PNG and writes them to `path`. Fails on an empty image, one over k_max_image_dimension,
+// or `rgba` not holding width * height * 4 bytes.
 Result<void> write_png_file(const std::string& path, const Image& image);
 
 }  // namespace spinegpu

@@ -129,6 +129,10 @@ struct SequenceData {
 struct AttachmentData {
     AttachmentType type = AttachmentType::region;
     Index name = k_none;           // into SkeletonData::attachment_names (the name inside the skin entry's slot)
+    // Into attachment_names: Spine's own Attachment.name, the export's "name" field, which defaults to the skin
+    // key (`name`) but may differ (goblins: key "head", name "goblin/head"). The official runtime reports this
+    // one as a slot's attachment name. k_none means "same as `name`".
+    Index spine_name = k_none;
     Index path = k_none;           // into SkeletonData::attachment_paths: the atlas region name (region, mesh)
     Color color;
     Index sequence = k_none;       // into SkeletonData::sequences (region, mesh)
@@ -224,8 +228,9 @@ inline constexpr int k_bezier_size = 18;  // 9 (x, y) samples per bezier segment
 //
 // `aux` holds what does not fit in floats: attachment names per frame (indices, k_none for none) and draw orders
 // per frame (offset into indices of slot_count slot indices, or k_none for the setup order) in
-// SkeletonData::indices; event keys in SkeletonData::event_keys; deform vertices (world_vertices_length floats per
-// frame, already including the setup vertices for unweighted attachments) in SkeletonData::floats.
+// SkeletonData::indices; event keys in SkeletonData::event_keys; deform vertices in SkeletonData::floats, per frame
+// as many floats as the official runtime keeps: world_vertices_length for an unweighted attachment (setup vertices
+// already added), 2 per bone influence (vertices.count / 3 * 2, offsets only) for a weighted one.
 struct TimelineData {
     TimelineType type = TimelineType::rotate;
     std::uint8_t entries = 2;

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Short fuzzing run of one target, as a test: seeds from fuzz/seeds/ and, when present, the small Spine example
+# exports of the matching kind. Fails on any crash, leak, sanitizer report or timeout that libFuzzer finds.
+# usage: smoke_run.sh FUZZER NAME EXAMPLES_DIR CORPUS_DIR
+set -euo pipefail
+fuzzer=$1 name=$2 examples=$3 corpus=$4
+here=$(cd "$(dirname "$0")" && pwd)
+seconds=${SPINEGPU_FUZZ_SECONDS:-30}
+rm -rf "$corpus" && mkdir -p "$corpus"
+case $name in
+  fuzz_json_loader) pattern='*.json' ;;
+  fuzz_binary_loader) pattern='*.skel' ;;
+  fuzz_atlas_parser) pattern='*.atlas' ;;
+  *) echo "unknown fuzzer $name"; exit 1 ;;
+esac
+cp "$here"/seeds/$pattern "$corpus"/ 2>/dev/null || true
+if [ -d "$examples" ]; then
+  # Small exports only, so that each run reaches many mutations in its time.
+  find "$examples" -name "$pattern" -size -40k -exec cp {} "$corpus"/ \;
+fi
+echo "$name: $(ls "$corpus" | wc -l) seeds, ${seconds}s"
+cd "$(dirname "$corpus")"
+exec "$fuzzer" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  -print_final_stats=1 -detect_leaks=1

@@ -1,0 +1,138 @@
+// Spine's AnimationState and AnimationStateData, complete: tracks; set, add (positive, zero and negative delay),
+// empty animations, clear; default and per-pair mix durations; alpha; mix blends; hold previous; reverse; time
+// scales; loop; the rotation-direction memory of mixed rotate timelines; attachment, draw order and event
+// thresholds; and the listener notifications (start, interrupt, end, complete, dispose, event) in the official
+// order.
+//
+// Entries live in a pool owned by the state and are named by TrackEntryId handles (index + generation), so a
+// handle to a disposed entry is detected instead of dereferenced. Notifications are not callbacks: they are
+// appended to `notifications` in the order the official listeners would receive them, and the caller drains them
+// (after a batch update, for many characters at once).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "spinegpu/data/skeleton_data.hpp"
+#include "spinegpu/runtime/animation.hpp"
+#include "spinegpu/runtime/skeleton_pose.hpp"
+
+namespace spinegpu {
+
+// Mix durations between animations (Spine's AnimationStateData).
+struct MixTable {
+    float default_mix = 0;
+    struct Pair {
+        Index from = 0, to = 0;
+        float duration = 0;
+    };
+    std::vector<Pair> pairs;
+
+    // Sets the mix duration from `from` to `to` (replaces an existing pair).
+    void set(Index from, Index to, float duration);
+    // The duration for mixing from `from` to `to`: the pair's, else default_mix.
+    float get(Index from, Index to) const;
+};
+
+// A handle to a track entry. Valid until the entry is disposed; a stale handle is detected by its generation.
+struct TrackEntryId {
+    std::uint32_t index = 0xffffffffu;
+    std::uint32_t generation = 0;
+    bool valid() const { return index != 0xffffffffu; }
+    friend bool operator==(const TrackEntryId&, const TrackEntryId&) = default;
+};
+
+// The empty animation (Spine's "<empty>"): an animation index that names no animation of the data.
+inline constexpr Index k_empty_animation = -2;
+
+// Spine's TrackEntry, with entries linked by pool index (k_no_entry for none).
+struct TrackEntry {
+    static constexpr std::uint32_t k_no_entry = 0xffffffffu;
+
+    Index animation = k_empty_animation;
+    std::uint32_t previous = k_no_entry, next = k_no_entry, mixing_from = k_no_entry, mixing_to = k_no_entry;
+    std::int32_t track_index = 0;
+    bool loop = false, reverse = false, hold_previous = false, shortest_rotation = false;
+    float event_threshold = 0, mix_attachment_threshold = 0, alpha_attachment_threshold = 0,
+          mix_draw_order_threshold = 0;
+    float animation_start = 0, animation_end = 0, animation_last = 0, next_animation_last = 0;
+    float delay = 0, track_time = 0, track_last = 0, next_track_last = 0, track_end = 0, time_scale = 1;
+    float alpha = 1, mix_time = 0, mix_duration = 0, interrupt_alpha = 0, total_alpha = 0;
+    MixBlend mix_blend = MixBlend::replace;
+    // Per timeline of the animation (AnimationState's bookkeeping).
+    std::vector<std::uint8_t> timeline_mode;
+    std::vector<std::uint32_t> timeline_hold_mix;  // entry indices
+    std::vector<float> timelines_rotation;
+
+    std::uint32_t generation = 0;
+    bool in_use = false;
+};
+
+// One listener notification, as the official listeners receive it.
+struct StateNotification {
+    enum class Type : std::uint8_t { start, interrupt, end, complete, dispose, event };
+    Type type = Type::start;
+    std::int32_t track = 0;
+    Index animation = k_empty_animation;  // k_empty_animation for "<empty>"
+    Index event_key = k_none;             // for Type::event: into SkeletonData::event_keys
+};
+
+class AnimationState {
+public:
+    // A state for skeletons of `data` (which must outlive it), with mix durations from `mixes`.
+    explicit AnimationState(const SkeletonData& data, MixTable mixes = {});
+
+    // Spine's update(delta): advances every track.
+    void update(float delta);
+    // Spine's apply(skeleton): poses `pose` with every track. Returns true if any track was applied.
+    bool apply(SkeletonPose& pose);
+
+    // Spine's setAnimation / addAnimation / setEmptyAnimation / addEmptyAnimation / setEmptyAnimations /
+    // clearTrack / clearTracks. The returned handle names the new entry; set its fields through entry().
+    TrackEntryId set_animation(std::int32_t track, Index animation, bool loop);
+    TrackEntryId add_animation(std::int32_t track, Index animation, bool loop, float delay);
+    TrackEntryId set_empty_animation(std::int32_t track, float mix_duration);
+    TrackEntryId add_empty_animation(std::int32_t track, float mix_duration, float delay);
+    void set_empty_animations(float mix_duration);
+    void clear_track(std::int32_t track);
+    void clear_tracks();
+
+    // The entry a handle names, or null when the handle is stale or invalid.
+    TrackEntry* entry(TrackEntryId id);
+    const TrackEntry* entry(TrackEntryId id) const;
+    // The current entry of `track`, or an invalid handle.
+    TrackEntryId current(std::int32_t track) const;
+
+    // Spine's TrackEntry.getAnimationTime, getTrackComplete, setMixDuration(duration, delay), resetRotationDirections.
+    float animation_time(TrackEntryId id) const;
+    float track_complete(TrackEntryId id) const;
+    void set_mix_duration(TrackEntryId id, float mix_duration, float delay);
+    void reset_rotation_directions(TrackEntryId id);
+
+    float time_scale = 1;
+    MixTable mixes;
+    // Notifications since the caller last cleared it, in the official listener order.
+    std::vector<StateNotification> notifications;
+
+private:
+    const SkeletonData* data_;
+    std::vector<TrackEntry> pool_;
+    std::vector<std::uint32_t> free_;
+    std::vector<std::uint32_t> tracks_;  // current entry per track, or TrackEntry::k_no_entry
+    std::int32_t unkeyed_state_ = 0;
+    bool animations_changed_ = false;
+    std::vector<Index> events_;          // scratch: event keys fired during apply
+    std::vector<std::uint64_t> property_ids_;  // scratch for animations_changed
+    // The queue of pending notifications (Spine's EventQueue), drained into `notifications`.
+    struct Queued {
+        StateNotification::Type type;
+        std::uint32_t entry;
+        Index event_key;
+    };
+    std::vector<Queued> queue_;
+    bool draining_ = false;
+
+    friend struct AnimationStateAccess;  // the implementation files' helpers
+};
+
+}  // namespace spinegpu

@@ -1,0 +1,186 @@
+// The pose of one character: everything the official runtime's Skeleton, Bone, Slot and constraint objects hold
+// that changes while it plays, as flat arrays indexed like SkeletonData's. Allocated once when the character is
+// created (sized by its SkeletonData); nothing in the per-frame path allocates.
+//
+// Semantics are the official Spine 4.2 runtime's to the last detail that changes a pixel: bone inherit modes,
+// update order (the update cache), skins with skin-required bones and constraints, IK, transform, path and physics
+// constraints, sequences, deform. The GPU layer reads the world transforms, slots and draw order from here.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "spinegpu/core/color.hpp"
+#include "spinegpu/data/attachment_binding.hpp"
+#include "spinegpu/data/skeleton_data.hpp"
+
+namespace spinegpu {
+
+// How physics constraints behave in update_world_transform (Spine's Physics enum, same order).
+enum class Physics : std::uint8_t {
+    none,    // physics are not updated or applied
+    reset,   // physics are reset to the current pose
+    update,  // physics are updated and the pose from physics is applied
+    pose,    // physics are not updated but the pose from physics is applied
+};
+
+// A bone's local transform: the setup/animated pose (BonePose::local) or the applied pose (BonePose::applied,
+// Spine's ax, ay, arotation...), which constraints may change after world transforms are computed.
+struct BoneTransform {
+    float x = 0, y = 0, rotation = 0, scale_x = 1, scale_y = 1, shear_x = 0, shear_y = 0;
+};
+
+// A bone's world transform: the 2x2 matrix (a b / c d) and the world position.
+struct BoneWorld {
+    float a = 1, b = 0, c = 0, d = 1, x = 0, y = 0;
+};
+
+struct SlotPose {
+    Color color;
+    Color dark{0, 0, 0, 1};        // used when SlotData::has_dark
+    Index attachment = k_none;     // into SkeletonData::attachments
+    std::int32_t attachment_state = 0;  // AnimationState's bookkeeping (Spine's Slot.attachmentState)
+    std::int32_t sequence_index = -1;   // -1: the sequence's setup index
+    // Deform: `deform_count` floats at `deform_offset` in SkeletonPose::deform (Spine's Slot.deform). Count 0 means
+    // no deform is applied. The capacity reserved for the slot is the largest vertex attachment it can show.
+    std::uint32_t deform_offset = 0;
+    std::uint32_t deform_count = 0;
+    std::uint32_t deform_capacity = 0;
+};
+
+struct IkPose {
+    float mix = 1, softness = 0;
+    std::int8_t bend_direction = 1;
+    bool compress = false, stretch = false;
+    bool active = false;
+};
+
+struct TransformPose {
+    float mix_rotate = 1, mix_x = 1, mix_y = 1, mix_scale_x = 1, mix_scale_y = 1, mix_shear_y = 1;
+    bool active = false;
+};
+
+struct PathPose {
+    float position = 0, spacing = 0, mix_rotate = 1, mix_x = 1, mix_y = 1;
+    bool active = false;
+};
+
+// A physics constraint's parameters (animatable) and its simulation state (Spine's PhysicsConstraint fields).
+struct PhysicsPose {
+    float inertia = 0, strength = 0, damping = 0, mass_inverse = 0, wind = 0, gravity = 0, mix = 0;
+    bool active = false;
+    bool reset = true;
+    float ux = 0, uy = 0, cx = 0, cy = 0, tx = 0, ty = 0;
+    float x_offset = 0, x_lag = 0, x_velocity = 0;
+    float y_offset = 0, y_lag = 0, y_velocity = 0;
+    float rotate_offset = 0, rotate_lag = 0, rotate_velocity = 0;
+    float scale_offset = 0, scale_lag = 0, scale_velocity = 0;
+    float remaining = 0, last_time = 0;
+};
+
+// One step of the update cache: update a bone's world transform, or apply a constraint.
+struct UpdateStep {
+    enum class Kind : std::uint8_t { bone, ik, transform, path, physics };
+    Kind kind = Kind::bone;
+    Index index = 0;
+};
+
+struct SkeletonPose {
+    const SkeletonData* data = nullptr;
+
+    // Bones, in SkeletonData order.
+    std::vector<BoneTransform> local;    // the pose timelines write (Spine's x, y, rotation...)
+    std::vector<BoneTransform> applied;  // Spine's ax, ay, arotation...
+    std::vector<Inherit> inherit;        // animatable (inherit timelines)
+    std::vector<BoneWorld> world;
+    std::vector<std::uint8_t> bone_active;  // skin-required bones are inactive unless the skin has them
+    std::vector<std::uint8_t> bone_sorted;  // scratch for building the update cache
+
+    // Slots, in SkeletonData order; draw_order holds slot indices in the current drawing order.
+    std::vector<SlotPose> slots;
+    std::vector<Index> draw_order;
+    std::vector<float> deform;           // pool for SlotPose deform ranges
+
+    std::vector<IkPose> ik;
+    std::vector<TransformPose> transform;
+    std::vector<PathPose> path;
+    std::vector<PhysicsPose> physics;
+
+    std::vector<UpdateStep> update_cache;
+
+    // The current skin: a skin of the data (`skin` >= 0), the pose's own combined skin (`skin == k_custom_skin`,
+    // stored in `custom_skin`), or none.
+    static constexpr Index k_custom_skin = -2;
+    Index skin = k_none;
+    SkinData custom_skin;
+
+    // Skeleton-wide state (Spine's Skeleton fields).
+    Color color;
+    float x = 0, y = 0, scale_x = 1, scale_y = 1;
+    float time = 0;                      // physics time, advanced by update()
+    float wind_x = 1, wind_y = 0, gravity_x = 0, gravity_y = 1;
+
+    // Scratch for path constraints (positions, spaces, lengths, curves), sized at creation.
+    std::vector<float> path_scratch;
+
+    // The skin object in use, or null.
+    const SkinData* current_skin() const;
+};
+
+// Creates a character's pose for `data` in the setup pose with no skin, update cache built. `data` must outlive it.
+SkeletonPose create_pose(const SkeletonData& data);
+
+// Spine's Skeleton.setToSetupPose: bones, constraints and slots to setup values, draw order reset.
+void set_to_setup_pose(SkeletonPose& pose);
+// Spine's setBonesToSetupPose (bones and constraints' setup values).
+void set_bones_to_setup_pose(SkeletonPose& pose);
+// Spine's setSlotsToSetupPose (colours, attachments from the current skin then the default skin, draw order).
+void set_slots_to_setup_pose(SkeletonPose& pose);
+
+// Spine's Skeleton.setSkin: with a previous skin, attachments of the old skin still shown are replaced by the new
+// skin's attachment of the same name; without one, each slot gets its setup attachment from the new skin. Rebuilds
+// the update cache. `skin` may be k_none.
+void set_skin(SkeletonPose& pose, Index skin);
+// The same with a skin built by adding `skins` in order (Spine's Skin.addSkin), held by the pose as its custom skin.
+void set_combined_skin(SkeletonPose& pose, std::span<const Index> skins);
+
+// Returns the attachment for (slot, attachment name): from the current skin, then the default skin (Spine's
+// Skeleton.getAttachment). k_none if neither has it.
+Index find_attachment(const SkeletonPose& pose, Index slot, Index attachment_name);
+
+// Spine's Slot.setAttachment: sets the slot's attachment; when it changes (and the new one does not share the old
+// one's timeline attachment), clears the deform and resets the sequence index.
+void set_slot_attachment(SkeletonPose& pose, Index slot, Index attachment);
+
+// Rebuilds the update cache for the current skin (Spine's Skeleton.updateCache).
+void update_cache(SkeletonPose& pose);
+
+// Advances the skeleton's physics time (Spine's Skeleton.update(delta)).
+void update_time(SkeletonPose& pose, float delta);
+
+// Spine's Skeleton.updateWorldTransform(physics): applied pose := local pose, then the update cache in order.
+void update_world_transform(SkeletonPose& pose, Physics physics);
+
+// Computes bone `bone`'s world transform from its applied pose and parent (Spine's Bone.updateWorldTransform).
+void update_bone_world(SkeletonPose& pose, Index bone);
+// Recomputes bone `bone`'s applied pose from its world transform (Spine's Bone.updateAppliedTransform).
+void update_applied_transform(SkeletonPose& pose, Index bone);
+
+// World vertices of the attachment in `slot`, as Spine's computeWorldVertices does: a region gives 4 corners
+// (8 floats, the runtime's order), a mesh/bounding box/clipping/path all its vertices (deform and weights
+// applied). Writes into `out` (size at least the returned count) and returns the number of floats; 0 for slots
+// without such an attachment (point attachments included). Region corners come from the atlas binding, from the
+// frame the slot's sequence index selects (Spine's Sequence.apply).
+std::uint32_t compute_world_vertices(const SkeletonPose& pose, const AtlasBinding& binding, Index slot,
+                                     std::span<float> out);
+
+// The sequence frame the slot shows for a sequence attachment: the slot's sequence index, or the setup index when
+// it is -1, clamped to the frame count (Spine's Sequence.apply). 0 for attachments without a sequence.
+std::uint32_t sequence_frame(const SkeletonPose& pose, Index slot, Index attachment);
+
+// Spine's VertexAttachment.computeWorldVertices for `count` floats starting at `start`, into out[offset], stride 2.
+void compute_vertex_attachment_world(const SkeletonPose& pose, Index slot, Index attachment, std::uint32_t start,
+                                     std::uint32_t count, float* out, std::uint32_t offset, std::uint32_t stride);
+
+}  // namespace spinegpu

@@ -1,0 +1,96 @@
+// The timelines of one animation in a binary (.skel) export, read by binary_animations.cpp (curve timelines of
+// slots, bones and constraints) and binary_keyed_timelines.cpp (deform, sequence, draw order and event timelines).
+// Private to the binary loader.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "binary_parser.hpp"
+#include "curve_builder.hpp"
+
+namespace spinegpu::detail {
+
+// The curve byte after a key: 0 linear, 1 stepped, 2 bezier (handles follow).
+inline constexpr std::uint8_t k_curve_byte_stepped = 1, k_curve_byte_bezier = 2;
+
+// Reads the timelines of one animation into SkeletonData::timelines and its pools. Each function returns false
+// after recording an error in the reader; `section` names the animation in messages.
+struct BinaryTimelineReader {
+    BinaryParse& p;
+    std::string section;  // `animation "walk"`
+
+    BinaryReader& r() { return p.r; }
+    SkeletonData& d() { return p.data; }
+
+    // Sets the reader's section to `animation "walk", <detail>`.
+    void set_section(std::string_view detail) { p.r.set_section(section + ", " + std::string(detail)); }
+
+    bool frame_count(std::uint32_t& n) {
+        std::size_t at = r().offset();
+        if (!r().count(n, 4, "frame")) return false;
+        if (n == 0) return r().fail_here(at, "timeline has no frames");
+        return true;
+    }
+
+    bool bezier_count(std::uint32_t& n) { return r().count(n, 16, "bezier curve"); }
+
+    // Appends a timeline with room for its frames (and curve table when `curves`).
+    TimelineData& start(TimelineType type, std::uint8_t entries, Index target, std::uint32_t frames, bool curves,
+                        std::uint32_t beziers) {
+        TimelineData t;
+        t.type = type;
+        t.entries = entries;
+        t.target = target;
+        t.frame_count = frames;
+        t.frames = static_cast<std::uint32_t>(d().frames.size());
+        d().frames.resize(d().frames.size() + std::size_t{frames} * entries, 0.0f);
+        if (curves) t.curves = append_curve_table(d().curves, frames, beziers);
+        d().timelines.push_back(t);
+        return d().timelines.back();
+    }
+
+    float& value(const TimelineData& t, std::uint32_t frame, int k) {
+        return d().frames[t.frames + std::size_t{frame} * t.entries + static_cast<std::size_t>(k)];
+    }
+
+    // Reads the four bezier handle numbers of one value and stores its curve.
+    bool bezier(const TimelineData& t, std::uint32_t& next, std::uint32_t beziers, std::uint32_t frame, int value_index,
+                double time1, double time2, double value1, double value2, double scale);
+
+    // A deform key's curve: its value runs from 0 to 1, sampled with the official deform timeline's constants.
+    bool deform_bezier(const TimelineData& t, std::uint32_t& next, std::uint32_t beziers, std::uint32_t frame,
+                       double time1, double time2);
+
+    bool curve_byte(std::uint8_t& out) {
+        std::size_t at = r().offset();
+        if (!r().byte(out)) return false;
+        if (out > k_curve_byte_bezier) return r().fail_here(at, "curve type " + std::to_string(out) + " is not 0..2");
+        return true;
+    }
+
+    // A curve timeline whose keys hold `values` numbers after the time: floats times `scale`, or bytes / 255.
+    bool curve_timeline(TimelineType type, Index target, int values, bool bytes, double scale);
+
+    // The sections of an animation, in file order (binary_animations.cpp).
+    bool slot_timelines();
+    bool attachment_timeline(Index slot);
+    bool bone_timelines();
+    bool inherit_timeline(Index bone);
+    bool ik_timelines();
+    bool transform_timelines();
+    bool path_timelines();
+    bool physics_timelines();
+    bool reset_timeline(Index constraint);
+
+    // The sections whose keys carry more than numbers (binary_keyed_timelines.cpp).
+    bool attachment_timelines();
+    bool deform_timeline(Index slot, Index attachment);
+    bool sequence_timeline(Index slot, Index attachment);
+    bool draw_order_timeline();
+    bool event_timeline();
+};
+
+}  // namespace spinegpu::detail

@@ -1,0 +1,98 @@
+// Page image decoding and PNG writing through stb_image / stb_image_write (their implementations live in this file
+// only). Only PNG and JPEG are decoded: the formats Spine exports pages in, and less decoder surface for untrusted
+// input.
+#include "spinegpu/data/image.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+#include "spinegpu/core/file.hpp"
+
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
+#define STBI_NO_STDIO
+#define STBI_NO_LINEAR
+#define STBI_NO_HDR
+#define STBI_MAX_DIMENSIONS 16384
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_WRITE_NO_STDIO
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wall"
+#pragma GCC diagnostic ignored "-Wextra"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include <stb_image.h>
+#include <stb_image_write.h>
+#pragma GCC diagnostic pop
+
+namespace spinegpu {
+namespace {
+
+constexpr int k_max_dimension = STBI_MAX_DIMENSIONS;
+static_assert(k_max_dimension == static_cast<int>(k_max_image_dimension));
+
+void append_bytes(void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<std::uint8_t>*>(context);
+    const auto* bytes = static_cast<const std::uint8_t*>(data);
+    out->insert(out->end(), bytes, bytes + size);
+}
+
+}  // namespace
+
+Result<Image> decode_image(std::span<const std::uint8_t> bytes, const std::string& file) {
+    if (bytes.empty()) return make_error(file, "", "cannot decode image: empty file");
+    if (bytes.size() > static_cast<std::size_t>(INT_MAX)) return make_error(file, "", "cannot decode image: too large");
+    const auto size = static_cast<int>(bytes.size());
+    int width = 0, height = 0, channels = 0;
+    // Check the header first so an absurd size is rejected before anything is allocated.
+    if (!stbi_info_from_memory(bytes.data(), size, &width, &height, &channels))
+        return make_error(file, "", std::string("cannot decode image: ") + stbi_failure_reason());
+    if (width <= 0 || height <= 0 || width > k_max_dimension || height > k_max_dimension)
+        return make_error(file, "", "cannot decode image: " + std::to_string(width) + "x" + std::to_string(height) +
+                                        " is larger than " + std::to_string(k_max_dimension) + "x" +
+                                        std::to_string(k_max_dimension));
+    stbi_uc* pixels = stbi_load_from_memory(bytes.data(), size, &width, &height, &channels, 4);
+    if (!pixels) return make_error(file, "", std::string("cannot decode image: ") + stbi_failure_reason());
+    Image image;
+    image.width = static_cast<std::uint32_t>(width);
+    image.height = static_cast<std::uint32_t>(height);
+    image.rgba.assign(pixels, pixels + static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4);
+    stbi_image_free(pixels);
+    return image;
+}
+
+Result<Image> load_image_file(const std::string& path) {
+    Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path);
+    if (!bytes) return bytes.error();
+    return decode_image(*bytes, path);
+}
+
+Result<void> write_png_file(const std::string& path, const Image& image) {
+    if (image.width == 0 || image.height == 0 || image.width > static_cast<std::uint32_t>(k_max_dimension) ||
+        image.height > static_cast<std::uint32_t>(k_max_dimension))
+        return make_error(path, "", "cannot write PNG: bad size " + std::to_string(image.width) + "x" +
+                                        std::to_string(image.height));
+    const std::size_t expected = std::size_t{image.width} * image.height * 4;
+    if (image.rgba.size() != expected)
+        return make_error(path, "", "cannot write PNG: " + std::to_string(image.rgba.size()) +
+                                        " bytes of pixels, expected " + std::to_string(expected));
+    std::vector<std::uint8_t> png;
+    const int w = static_cast<int>(image.width), h = static_cast<int>(image.height);
+    if (!stbi_write_png_to_func(append_bytes, &png, w, h, 4, image.rgba.data(), w * 4))
+        return make_error(path, "", "cannot write PNG: encoding failed");
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) return make_error(path, "", std::string("cannot open for writing: ") + std::strerror(errno));
+    bool ok = std::fwrite(png.data(), 1, png.size(), f) == png.size();
+    ok = std::fclose(f) == 0 && ok;
+    if (!ok) return make_error(path, "", "write failed");
+    return {};
+}
+
+}  // namespace spinegpu

@@ -1,0 +1,13 @@
+// The spinegpu command's subcommands. Each returns the process exit code: 0 success, 1 a failed operation (bad
+// input file, device error), 2 a usage error. Errors go to stderr and name the file and the place in it.
+#pragma once
+
+namespace spinegpu::tools {
+
+// spinegpu info SKELETON [--atlas ATLAS] [--json]
+int run_info(int argc, char** argv);
+
+// spinegpu demo: the embedded demo rig.
+int run_demo(int argc, char** argv);
+
+}  // namespace spinegpu::tools

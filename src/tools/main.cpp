@@ -1,0 +1,34 @@
+// spinegpu: inspect, pose, render and benchmark Spine 4.2 skeletons (see README.md and DESIGN.md).
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include "commands.hpp"
+
+namespace {
+
+const char* const k_usage =
+    "usage: spinegpu COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  info SKELETON [--atlas ATLAS] [--json]   describe a skeleton export (.json or .skel) and its atlas\n"
+    "  demo                                     load and describe the embedded demo rig\n"
+    "  help                                     this text\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fputs(k_usage, stderr);
+        return 2;
+    }
+    std::string_view command = argv[1];
+    if (command == "info") return spinegpu::tools::run_info(argc, argv);
+    if (command == "demo") return spinegpu::tools::run_demo(argc, argv);
+    if (command == "help" || command == "--help" || command == "-h") {
+        std::fputs(k_usage, stdout);
+        return 0;
+    }
+    std::fprintf(stderr, "spinegpu: unknown command \"%s\"\n\n%s", argv[1], k_usage);
+    return 2;
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Errors from `spinegpu info` go to stderr with a non-zero exit code and name the file and the place in it.
+# usage: info_reports_errors_with_place.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
+set -uo pipefail
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# A missing file.
+if err=$("$bin" info "$tmp/missing.json" 2>&1 >/dev/null); then fail "missing file accepted"; fi
+[[ $err == *"$tmp/missing.json"* ]] || fail "missing-file error does not name the file: $err"
+
+# A JSON export with an unknown parent bone: the error names the file and the JSON path.
+printf '{"skeleton": {"spine": "4.2.22"}, "bones": [{"name": "root"}, {"name": "a", "parent": "nope"}]}' \
+  > "$tmp/bad.json"
+if err=$("$bin" info "$tmp/bad.json" 2>&1 >/dev/null); then fail "unknown parent accepted"; fi
+[[ $err == *"bad.json"* && $err == *"/bones/1"* ]] || fail "unknown-parent error lacks file or place: $err"
+
+# An old version is rejected with the version found.
+printf '{"skeleton": {"spine": "3.8.99"}, "bones": [{"name": "root"}]}' > "$tmp/old.json"
+if err=$("$bin" info "$tmp/old.json" 2>&1 >/dev/null); then fail "version 3.8 accepted"; fi
+[[ $err == *"3.8.99"* ]] || fail "version error does not name the version: $err"
+
+# A truncated binary (hash, then the version string "4.2.22", then nothing) names a byte offset.
+printf '\x01\x02\x03\x04\x05\x06\x07\x08\x07\x34\x2e\x32\x2e\x32\x32' > "$tmp/garbage.skel"
+if err=$("$bin" info "$tmp/garbage.skel" 2>&1 >/dev/null); then fail "garbage binary accepted"; fi
+[[ $err == *"garbage.skel"* && $err == *"byte"* ]] || fail "binary error lacks file or byte offset: $err"
+
+# Usage errors exit with 2.
+"$bin" info >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing argument does not exit 2"
+"$bin" info a.json --bogus >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option does not exit 2"
+echo ok

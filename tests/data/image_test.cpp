@@ -1,0 +1,136 @@
+// Page images: decoding the examples' pages, PNG round trips, and malformed input.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "spinegpu/core/file.hpp"
+#include "spinegpu/data/atlas.hpp"
+#include "spinegpu/data/image.hpp"
+#include "test_support.hpp"
+
+namespace spinegpu {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path temp_path(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() / ("spinegpu_image_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir / name;
+}
+
+Image test_pattern(std::uint32_t width, std::uint32_t height) {
+    Image image;
+    image.width = width;
+    image.height = height;
+    image.rgba.resize(std::size_t{width} * height * 4);
+    for (std::size_t i = 0; i < image.rgba.size(); ++i) image.rgba[i] = static_cast<std::uint8_t>(i * 37 + i / 7);
+    return image;
+}
+
+TEST(Image, decodes_example_pages_at_the_atlas_size) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    for (const char* file : {"spineboy/spineboy.atlas", "dragon/dragon-pma.atlas"}) {
+        SCOPED_TRACE(file);
+        Result<Atlas> atlas = load_atlas_file((test::examples_dir() / file).string());
+        ASSERT_TRUE(atlas.ok()) << atlas.error().message();
+        Index last = static_cast<Index>(atlas->pages.size() - 1);
+        Result<Image> image = load_image_file(atlas_page_path(*atlas, last));
+        ASSERT_TRUE(image.ok()) << image.error().message();
+        EXPECT_EQ(image->width, atlas->pages.back().width);
+        EXPECT_EQ(image->height, atlas->pages.back().height);
+        ASSERT_EQ(image->rgba.size(), std::size_t{image->width} * image->height * 4);
+        // A page has both transparent and opaque pixels.
+        bool transparent = false, opaque = false;
+        for (std::size_t i = 3; i < image->rgba.size(); i += 4) {
+            transparent |= image->rgba[i] == 0;
+            opaque |= image->rgba[i] == 255;
+        }
+        EXPECT_TRUE(transparent);
+        EXPECT_TRUE(opaque);
+        image->release_pixels();
+        EXPECT_TRUE(image->rgba.empty());
+        EXPECT_GT(image->width, 0u);
+    }
+}
+
+TEST(Image, png_write_then_read_round_trips) {
+    Image image = test_pattern(37, 11);
+    fs::path path = temp_path("round_trip.png");
+    Result<void> written = write_png_file(path.string(), image);
+    ASSERT_TRUE(written.ok()) << written.error().message();
+    Result<Image> read = load_image_file(path.string());
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    EXPECT_EQ(read->width, 37u);
+    EXPECT_EQ(read->height, 11u);
+    EXPECT_EQ(read->rgba, image.rgba);
+    fs::remove_all(path.parent_path());
+}
+
+TEST(Image, garbage_bytes_give_an_error_naming_the_file) {
+    std::vector<std::uint8_t> garbage(300);
+    for (std::size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<std::uint8_t>(i * 91 + 7);
+    Result<Image> image = decode_image(garbage, "pages/broken.png");
+    ASSERT_FALSE(image.ok());
+    EXPECT_EQ(image.error().file, "pages/broken.png");
+    EXPECT_NE(image.error().message().find("pages/broken.png"), std::string::npos);
+    EXPECT_NE(image.error().what.find("cannot decode image: "), std::string::npos);
+    EXPECT_GT(image.error().what.size(), std::string("cannot decode image: ").size());  // stb's reason follows
+
+    Result<Image> empty = decode_image({}, "empty.png");
+    ASSERT_FALSE(empty.ok());
+    EXPECT_EQ(empty.error().file, "empty.png");
+}
+
+TEST(Image, truncated_png_never_crashes) {
+    Image image = test_pattern(64, 48);
+    fs::path path = temp_path("truncate.png");
+    ASSERT_TRUE(write_png_file(path.string(), image).ok());
+    Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path.string());
+    ASSERT_TRUE(bytes.ok());
+    fs::remove_all(path.parent_path());
+    const std::vector<std::uint8_t>& b = *bytes;
+    for (std::size_t n = 0; n < b.size(); n += (n < 128 ? 1 : 13)) {
+        Result<Image> decoded = decode_image(std::span(b.data(), n), "t.png");
+        if (decoded.ok()) {
+            EXPECT_EQ(decoded->rgba.size(), std::size_t{decoded->width} * decoded->height * 4);
+        } else {
+            EXPECT_EQ(decoded.error().file, "t.png");
+        }
+    }
+}
+
+TEST(Image, rejects_images_larger_than_16384) {
+    // A PNG signature and an IHDR for a 20000 x 20000 RGBA image, nothing else.
+    std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                                     0, 0, 0x4e, 0x20, 0, 0, 0x4e, 0x20, 8, 6, 0, 0, 0, 0, 0, 0, 0};
+    Result<Image> image = decode_image(png, "huge.png");
+    ASSERT_FALSE(image.ok());
+    EXPECT_EQ(image.error().file, "huge.png");
+}
+
+TEST(Image, write_rejects_inconsistent_pixels) {
+    Image image = test_pattern(4, 4);
+    image.rgba.pop_back();
+    Result<void> written = write_png_file(temp_path("bad.png").string(), image);
+    ASSERT_FALSE(written.ok());
+    EXPECT_NE(written.error().what.find("expected 64"), std::string::npos);
+    Image empty;
+    EXPECT_FALSE(write_png_file(temp_path("empty.png").string(), empty).ok());
+    EXPECT_FALSE(write_png_file("/nonexistent/dir/x.png", test_pattern(2, 2)).ok());
+    fs::remove_all(temp_path("x").parent_path());
+}
+
+TEST(Image, missing_file_error_names_it) {
+    Result<Image> image = load_image_file("/nonexistent/dir/page.png");
+    ASSERT_FALSE(image.ok());
+    EXPECT_EQ(image.error().file, "/nonexistent/dir/page.png");
+}
+
+}  // namespace
+}  // namespace spinegpu
