@@ -7,34 +7,6 @@
 #include "binary_timelines.hpp"
 
 namespace spinegpu::detail {
-namespace {
-
-// set_bezier for a deform key, whose value runs from 0 to 1. The official DeformTimeline folds those two values
-// into its constants (0.33333333 * 0.018 where set_bezier computes 1 * 0.006), which moves some samples by an ulp;
-// this reproduces its arithmetic. (The JSON loader has the same function; both belong in curve_builder.)
-void set_deform_curve(std::vector<float>& curves, Range table, std::uint32_t frame_count, std::uint32_t bezier,
-                      std::uint32_t frame, double time1, double cx1, double cy1, double cx2, double cy2,
-                      double time2) {
-    std::uint32_t i = frame_count + bezier * k_bezier_size;
-    curves[table.offset + frame] = static_cast<float>(k_curve_bezier + i);
-    double tmpx = (time1 - cx1 * 2 + cx2) * 0.03, tmpy = cy2 * 0.03 - cy1 * 0.06;
-    double dddx = ((cx1 - cx2) * 3 - time1 + time2) * 0.006, dddy = (cy1 - cy2 + 0.33333333) * 0.018;
-    double ddx = tmpx * 2 + dddx, ddy = tmpy * 2 + dddy;
-    double dx = (cx1 - time1) * 0.3 + tmpx + dddx * 0.16666667, dy = cy1 * 0.3 + tmpy + dddy * 0.16666667;
-    double x = time1 + dx, y = dy;
-    for (std::uint32_t n = 0; n < k_bezier_size; n += 2) {
-        curves[table.offset + i + n] = static_cast<float>(x);
-        curves[table.offset + i + n + 1] = static_cast<float>(y);
-        dx += ddx;
-        dy += ddy;
-        ddx += dddx;
-        ddy += dddy;
-        x += dx;
-        y += dy;
-    }
-}
-
-}  // namespace
 
 // A deform key's curve: its value runs from 0 to 1, sampled with the official deform timeline's constants.
 bool BinaryTimelineReader::deform_bezier(const TimelineData& t, std::uint32_t& next, std::uint32_t beziers,
@@ -44,7 +16,7 @@ bool BinaryTimelineReader::deform_bezier(const TimelineData& t, std::uint32_t& n
         return r().fail_here(at, "more bezier curves than the " + std::to_string(beziers) + " declared");
     float cx1 = 0, cy1 = 0, cx2 = 0, cy2 = 0;
     if (!r().f32(cx1) || !r().f32(cy1) || !r().f32(cx2) || !r().f32(cy2)) return false;
-    set_deform_curve(d().curves, t.curves, t.frame_count, next++, frame, time1, cx1, cy1, cx2, cy2, time2);
+    set_deform_bezier(d().curves, t.curves, t.frame_count, next++, frame, time1, cx1, cy1, cx2, cy2, time2);
     return true;
 }
 

@@ -29,6 +29,13 @@ void set_bezier(std::vector<float>& curves, Range table, std::uint32_t frame_cou
                 std::uint32_t frame, std::uint32_t value, double time1, double value1, double cx1, double cy1,
                 double cx2, double cy2, double time2, double value2);
 
+// Stores a deform timeline's bezier, whose value always runs from 0 to 1: the official deform timeline samples it
+// with its own folding of the constants (different from set_bezier with values 0 and 1 by a few ulps), reproduced
+// here so that both loaders store the same samples as the official runtime.
+void set_deform_bezier(std::vector<float>& curves, Range table, std::uint32_t frame_count, std::uint32_t bezier,
+                       std::uint32_t frame, double time1, double cx1, double cy1, double cx2, double cy2,
+                       double time2);
+
 // Shrinks the table at the end of `curves` to `bezier_count` beziers (JSON knows the count only afterwards).
 // Precondition: the table is the last thing in `curves`.
 void shrink_curve_table(std::vector<float>& curves, Range& table, std::uint32_t frame_count,

@@ -234,32 +234,6 @@ bool read_deform_timeline(Load& load, Array keys, Index slot, Index attachment) 
     return true;
 }
 
-void set_deform_bezier(std::vector<float>& curves, Range table, std::uint32_t frame_count, std::uint32_t bezier,
-                       std::uint32_t frame, double time1, double cx1, double cy1, double cx2, double cy2,
-                       double time2) {
-    std::uint32_t i = frame_count + bezier * k_bezier_size;
-    assert(i + k_bezier_size <= table.count);
-    curves[table.offset + frame] = k_curve_bezier + static_cast<float>(i);
-    // Forward differencing as in set_bezier, with value1 = 0 and value2 = 1 folded into the constants the way the
-    // official deform timeline folds them (0.33333333 * 0.018 instead of 1 * 0.006).
-    double tmpx = (time1 - cx1 * 2 + cx2) * 0.03, tmpy = cy2 * 0.03 - cy1 * 0.06;
-    double dddx = ((cx1 - cx2) * 3 - time1 + time2) * 0.006, dddy = (cy1 - cy2 + 0.33333333) * 0.018;
-    double ddx = tmpx * 2 + dddx, ddy = tmpy * 2 + dddy;
-    double dx = (cx1 - time1) * 0.3 + tmpx + dddx * 0.16666667, dy = cy1 * 0.3 + tmpy + dddy * 0.16666667;
-    double x = time1 + dx, y = dy;
-    float* out = curves.data() + table.offset + i;
-    for (int n = 0; n < k_bezier_size; n += 2) {
-        out[n] = static_cast<float>(x);
-        out[n + 1] = static_cast<float>(y);
-        dx += ddx;
-        dy += ddy;
-        ddx += dddx;
-        ddy += dddy;
-        x += dx;
-        y += dy;
-    }
-}
-
 float last_key_time(const SkeletonData& data, const TimelineData& t) {
     if (t.frame_count == 0) return 0;
     return data.frames[t.frames + (t.frame_count - 1) * t.entries];

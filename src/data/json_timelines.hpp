@@ -42,11 +42,6 @@ bool read_plain_timeline(Load& load, Array keys, TimelineType type, Index target
 // Appends a deform timeline for attachment `attachment` (a vertex attachment) of `slot`.
 bool read_deform_timeline(Load& load, Array keys, Index slot, Index attachment);
 
-// Stores a deform timeline's Bezier, whose values always run from 0 to 1: the official runtime samples it with
-// its own constant folding (different from set_bezier with 0 and 1 by a few ulps), reproduced here.
-void set_deform_bezier(std::vector<float>& curves, Range table, std::uint32_t frame_count, std::uint32_t bezier,
-                       std::uint32_t frame, double time1, double cx1, double cy1, double cx2, double cy2,
-                       double time2);
 
 // Returns the time of the last key of timeline `t` (its duration contribution).
 float last_key_time(const SkeletonData& data, const TimelineData& t);
