@@ -16,7 +16,7 @@ DEPS := g++ cmake ninja-build pkg-config libsimdjson-dev libstb-dev libtbb-dev l
         clang-14 libclang-rt-14-dev
 NODE_DEPS := nodejs npm
 
-.PHONY: all deps build run test test-unit test-asan test-fuzz clean
+.PHONY: all deps oracle-deps build run test test-unit test-asan test-fuzz clean
 
 all: build
 
@@ -33,6 +33,15 @@ deps:
 	  fi; \
 	fi
 
+# The oracle's pinned runtime, installed before the tests run (an oracle test can install it itself, but parallel
+# tests racing on one npm ci are flaky). Without registry access the oracle tests report "skipped".
+oracle-deps: deps
+	@if [ ! -d tests/oracle/node_modules/@esotericsoftware/spine-core ]; then \
+	  echo "installing the oracle runtime: npm ci --prefix tests/oracle"; \
+	  npm ci --prefix tests/oracle --no-audit --no-fund --loglevel=error || \
+	    echo "warning: npm ci failed; the oracle tests will be skipped"; \
+	fi
+
 $(BUILD)/build.ninja: | deps
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPINEGPU_WERROR=$(WERROR) $(CMAKE_FLAGS)
 
@@ -44,7 +53,7 @@ run: build
 
 test: test-unit test-asan test-fuzz
 
-test-unit: build
+test-unit: build oracle-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Loaders and runtime under AddressSanitizer + UndefinedBehaviorSanitizer.
@@ -55,7 +64,7 @@ test-asan: deps
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer targets for the three parsers (clang 14), each run briefly from its seed corpus.
+# libFuzzer targets for the three parsers and the page image decoder (clang 14), each run briefly from its seeds.
 test-fuzz: deps
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_FUZZ) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DSPINEGPU_FUZZ=ON -DSPINEGPU_TOOLS=OFF -DSPINEGPU_TESTS=OFF -DSPINEGPU_BENCH=OFF

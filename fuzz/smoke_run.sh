@@ -11,6 +11,7 @@ case $name in
   fuzz_json_loader) pattern='*.json' ;;
   fuzz_binary_loader) pattern='*.skel' ;;
   fuzz_atlas_parser) pattern='*.atlas' ;;
+  fuzz_image_decoder) pattern='*.png' ;;
   *) echo "unknown fuzzer $name"; exit 1 ;;
 esac
 cp "$here"/seeds/$pattern "$corpus"/ 2>/dev/null || true

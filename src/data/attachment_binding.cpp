@@ -171,6 +171,15 @@ Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas
             std::uint64_t{region_uvs.offset} + region_uvs.count > skeleton.floats.size())
             return fail("the UVs of mesh \"" + std::string(name) + "\" lie outside the skeleton's data");
 
+        // Each frame of a mesh gets its own UVs: refuse before allocating when a long sequence on a big mesh would
+        // take more than the limit.
+        if (a.type == AttachmentType::mesh &&
+            binding.mesh_uvs.size() + std::uint64_t{region_uvs.count} * static_cast<std::uint64_t>(frame_count) >
+                k_max_binding_uvs)
+            return fail("the UVs of mesh \"" + std::string(name) + "\" (" + std::to_string(frame_count) +
+                        " frames of " + std::to_string(region_uvs.count) + " floats) pass the limit of " +
+                        std::to_string(k_max_binding_uvs) + " floats");
+
         binding.frames[i] = Range{static_cast<std::uint32_t>(binding.regions.size()),
                                   static_cast<std::uint32_t>(frame_count)};
         for (std::int32_t f = 0; f < frame_count; ++f) {

@@ -28,7 +28,7 @@ bool BinaryTimelineReader::curve_timeline(TimelineType type, Index target, int v
     std::uint32_t frames = 0, beziers = 0;
     if (!frame_count(frames) || !bezier_count(beziers)) return false;
     std::size_t index = d().timelines.size();
-    start(type, static_cast<std::uint8_t>(values + 1), target, frames, true, beziers);
+    start(type, static_cast<std::uint8_t>(values + 1), target, frames, values, beziers);
     const TimelineData& t = d().timelines[index];
     double a[8] = {}, b[8] = {};
     auto read_key = [&](double& time, double* out) {
@@ -52,7 +52,10 @@ bool BinaryTimelineReader::curve_timeline(TimelineType type, Index target, int v
     for (std::uint32_t frame = 0, bezier_index = 0;; ++frame) {
         value(t, frame, 0) = static_cast<float>(time);
         for (int k = 0; k < values; ++k) value(t, frame, k + 1) = static_cast<float>(a[k]);
-        if (frame + 1 == frames) break;
+        if (frame + 1 == frames) {
+            finish_curves(bezier_index);
+            break;
+        }
         std::uint8_t curve = 0;
         if (!read_key(time2, b) || !curve_byte(curve)) return false;
         if (curve == k_curve_byte_stepped) set_stepped(d().curves, t.curves, frame);
@@ -102,7 +105,7 @@ bool BinaryTimelineReader::attachment_timeline(Index slot) {
     std::uint32_t frames = 0;
     if (!frame_count(frames)) return false;
     std::size_t index = d().timelines.size();
-    start(TimelineType::attachment, 1, slot, frames, false, 0);
+    start(TimelineType::attachment, 1, slot, frames, 0, 0);
     std::uint32_t names = static_cast<std::uint32_t>(d().indices.size());
     for (std::uint32_t frame = 0; frame < frames; ++frame) {
         float time = 0;
@@ -156,7 +159,7 @@ bool BinaryTimelineReader::inherit_timeline(Index bone) {
     std::uint32_t frames = 0;
     if (!frame_count(frames)) return false;
     std::size_t index = d().timelines.size();
-    start(TimelineType::inherit, 2, bone, frames, false, 0);
+    start(TimelineType::inherit, 2, bone, frames, 0, 0);
     for (std::uint32_t frame = 0; frame < frames; ++frame) {
         float time = 0;
         std::uint8_t inherit = 0;
@@ -183,7 +186,7 @@ bool BinaryTimelineReader::ik_timelines() {
         set_section("IK constraint \"" + d().ik_names[ik] + '"');
         if (!frame_count(frames) || !bezier_count(beziers)) return false;
         std::size_t index = d().timelines.size();
-        start(TimelineType::ik, 6, ik, frames, true, beziers);
+        start(TimelineType::ik, 6, ik, frames, 2, beziers);
         const TimelineData& t = d().timelines[index];
         std::uint8_t flags = 0;
         float f = 0;
@@ -214,7 +217,10 @@ bool BinaryTimelineReader::ik_timelines() {
             value(t, frame, 3) = (flags & 8) != 0 ? 1.0f : -1.0f;
             value(t, frame, 4) = (flags & 16) != 0 ? 1.0f : 0.0f;
             value(t, frame, 5) = (flags & 32) != 0 ? 1.0f : 0.0f;
-            if (frame + 1 == frames) break;
+            if (frame + 1 == frames) {
+                finish_curves(bezier_index);
+                break;
+            }
             double time2 = 0, mix2 = 0, softness2 = 0;
             if (!r().byte(flags) || !read_key(time2, mix2, softness2)) return false;
             if ((flags & 64) != 0) {
@@ -322,7 +328,7 @@ bool BinaryTimelineReader::reset_timeline(Index constraint) {
     std::uint32_t frames = 0;
     if (!frame_count(frames)) return false;
     std::size_t index = d().timelines.size();
-    start(TimelineType::physics_reset, 1, constraint, frames, false, 0);
+    start(TimelineType::physics_reset, 1, constraint, frames, 0, 0);
     for (std::uint32_t frame = 0; frame < frames; ++frame)
         if (!r().f32(value(d().timelines[index], frame, 0))) return false;
     return true;

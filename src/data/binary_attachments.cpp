@@ -1,10 +1,12 @@
 // Skins and attachments of a binary (.skel) export: region, mesh, linked mesh, bounding box, path, point and
 // clipping attachments with their sequences and (weighted) vertices, and the linked meshes resolved once every
 // skin is known.
-#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "binary_parser.hpp"
+#include "linked_meshes.hpp"
+#include "timeline_keys.hpp"
 
 namespace spinegpu::detail {
 namespace {
@@ -19,10 +21,6 @@ enum BinaryAttachmentType : std::uint8_t {
     k_point,
     k_clipping
 };
-
-// Nonessential default colours of the attachment types that store one only with nonessential data.
-constexpr Color k_point_color{0.38f, 0.94f, 0, 1};
-constexpr Color k_clipping_color{0.2275f, 0.2275f, 0.8078f, 1};
 
 bool read_color(BinaryParse& p, Color& out) {
     std::uint32_t rgba = 0;
@@ -43,9 +41,12 @@ bool read_sequence(BinaryParse& p, Index& out) {
     std::size_t at = r.offset();
     std::uint32_t count = 0, start = 0, digits = 0, setup = 0;
     if (!r.varint(count) || !r.varint(start) || !r.varint(digits) || !r.varint(setup)) return false;
-    // Every frame of a sequence is an atlas region looked up by name, so absurd counts only come from corruption.
-    if (count > 100000) return r.fail_here(at, "sequence of " + std::to_string(count) + " frames (limit 100000)");
-    if (digits > 20) return r.fail_here(at, "sequence frame numbers of " + std::to_string(digits) + " digits");
+    if (count < 1 || count > k_max_sequence_frames)
+        return r.fail_here(at, "sequence of " + std::to_string(count) + " frames (expected 1 to " +
+                                   std::to_string(k_max_sequence_frames) + ")");
+    if (digits > k_max_sequence_digits)
+        return r.fail_here(at, "sequence frame numbers of " + std::to_string(digits) + " digits (at most " +
+                                   std::to_string(k_max_sequence_digits) + ")");
     SequenceData s;
     s.id = p.next_sequence_id++;
     s.count = static_cast<std::int32_t>(count);
@@ -237,13 +238,13 @@ bool read_attachment(BinaryParse& p, Index slot, const std::string& key, Index& 
         break;
     case k_point:
         a.type = AttachmentType::point;
-        a.color = k_point_color;
+        a.color = k_default_point_color;
         ok = r.f32(a.rotation) && read_scaled(p, a.x) && read_scaled(p, a.y) &&
              (!p.nonessential || read_color(p, a.color));
         break;
     case k_clipping:
         a.type = AttachmentType::clipping;
-        a.color = k_clipping_color;
+        a.color = k_default_clipping_color;
         ok = r.index(a.end_slot, d.slots.size(), "clipping end slot", "slots") &&
              read_vertices(p, (flags & 16) != 0, a) && (!p.nonessential || read_color(p, a.color));
         break;
@@ -270,6 +271,11 @@ bool read_constraint_refs(BinaryParse& p, ConstraintKind kind, std::size_t limit
         out.push_back(ref);
     }
     return true;
+}
+
+// The section label of a linked mesh's messages: `linked mesh "name"`.
+std::string linked_mesh_section(const SkeletonData& d, Index attachment) {
+    return quoted("linked mesh", d.attachment_names[d.attachments[static_cast<std::size_t>(attachment)].name]);
 }
 
 }  // namespace
@@ -328,18 +334,6 @@ bool read_binary_skin(BinaryParse& p, bool default_skin, bool& added) {
             skin.entries.push_back(entry);
         }
     }
-    // A key set twice keeps the last attachment, as the official Skin.setAttachment does.
-    auto less = [](const SkinEntry& a, const SkinEntry& b) {
-        return a.slot != b.slot ? a.slot < b.slot : a.name < b.name;
-    };
-    std::stable_sort(skin.entries.begin(), skin.entries.end(), less);
-    std::vector<SkinEntry> unique;
-    unique.reserve(skin.entries.size());
-    for (const SkinEntry& e : skin.entries) {
-        if (!unique.empty() && unique.back().slot == e.slot && unique.back().name == e.name) unique.back() = e;
-        else unique.push_back(e);
-    }
-    skin.entries = std::move(unique);
     d.skins.push_back(std::move(skin));
     added = true;
     return true;
@@ -348,38 +342,37 @@ bool read_binary_skin(BinaryParse& p, bool default_skin, bool& added) {
 bool resolve_binary_linked_meshes(BinaryParse& p) {
     BinaryReader& r = p.r;
     SkeletonData& d = p.data;
-    std::vector<bool> pending(d.attachments.size(), false);
-    for (const PendingLinkedMesh& lm : p.linked_meshes) pending[static_cast<std::size_t>(lm.attachment)] = true;
+    sort_skin_entries(d);  // a key set twice keeps its last attachment
+    std::vector<LinkedMesh> links;
+    links.reserve(p.linked_meshes.size());
     for (const PendingLinkedMesh& lm : p.linked_meshes) {
-        AttachmentData& mesh = d.attachments[static_cast<std::size_t>(lm.attachment)];
-        r.set_section(quoted("linked mesh", d.attachment_names[mesh.name]));
-        if (lm.skin >= d.skins.size())
+        if (lm.skin >= d.skins.size()) {
+            r.set_section(linked_mesh_section(d, lm.attachment));
             return r.fail_here(lm.offset, "skin index " + std::to_string(lm.skin) + " out of range (" +
                                               std::to_string(d.skins.size()) + " skins)");
-        Index name = d.attachment_names.find(lm.parent);
-        Index parent = name == k_none ? k_none : d.find_skin_attachment(static_cast<Index>(lm.skin), lm.slot, name);
-        if (parent == k_none)
-            return r.fail_here(lm.offset, "parent mesh \"" + lm.parent + "\" not found in slot \"" +
-                                              d.slot_names[lm.slot] + "\" of skin \"" +
-                                              d.skin_names[static_cast<Index>(lm.skin)] + '"');
-        const AttachmentData& source = d.attachments[static_cast<std::size_t>(parent)];
-        if (source.type != AttachmentType::mesh)
-            return r.fail_here(lm.offset, "parent \"" + lm.parent + "\" is a " + attachment_type_name(source.type) +
-                                              " attachment, not a mesh");
-        if (pending[static_cast<std::size_t>(parent)])
-            return r.fail_here(lm.offset, "parent \"" + lm.parent + "\" is a linked mesh that is not resolved yet");
-        mesh.parent_mesh = parent;
-        mesh.timeline_attachment = lm.inherit_timelines ? parent : lm.attachment;
-        mesh.bones = source.bones;
-        mesh.vertices = source.vertices;
-        mesh.world_vertices_length = source.world_vertices_length;
-        mesh.region_uvs = source.region_uvs;
-        mesh.triangles = source.triangles;
-        mesh.hull_length = source.hull_length;
-        pending[static_cast<std::size_t>(lm.attachment)] = false;
+        }
+        links.push_back(
+            LinkedMesh{lm.attachment, lm.slot, static_cast<Index>(lm.skin), lm.parent, lm.inherit_timelines});
     }
-    p.linked_meshes.clear();
-    return true;
+    LinkResult result = resolve_linked_meshes(d, links);
+    if (result.failure == LinkFailure::none) {
+        p.linked_meshes.clear();
+        return true;
+    }
+    const LinkedMesh& link = links[result.link];
+    std::size_t at = p.linked_meshes[result.link].offset;
+    r.set_section(linked_mesh_section(d, link.attachment));
+    switch (result.failure) {
+    case LinkFailure::parent_not_found:
+        return r.fail_here(at, "parent mesh \"" + link.parent + "\" not found in slot \"" + d.slot_names[link.slot] +
+                                   "\" of skin \"" + d.skin_names[link.skin] + '"');
+    case LinkFailure::parent_not_mesh:
+        return r.fail_here(at, "parent \"" + link.parent + "\" is a " +
+                                   attachment_type_name(d.attachments[static_cast<std::size_t>(result.parent)].type) +
+                                   " attachment, not a mesh");
+    default:
+        return r.fail_here(at, "linked meshes form a cycle through \"" + link.parent + '"');
+    }
 }
 
 }  // namespace spinegpu::detail

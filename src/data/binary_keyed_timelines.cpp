@@ -1,10 +1,11 @@
 // Deform, sequence, draw order and event timelines of a binary (.skel) export: the timelines whose keys carry
 // more than numbers (vertex arrays, attachments, slot orders, events).
-#include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "binary_timelines.hpp"
+#include "timeline_keys.hpp"
 
 namespace spinegpu::detail {
 
@@ -81,7 +82,7 @@ bool BinaryTimelineReader::deform_timeline(Index slot, Index attachment) {
     std::size_t total = std::size_t{frames} * length;
     if (!p.pool_room(d().floats.size(), total, at, "deform keys")) return false;
     std::size_t index = d().timelines.size();
-    start(TimelineType::deform, 1, slot, frames, true, beziers);
+    start(TimelineType::deform, 1, slot, frames, 1, beziers);
     d().timelines[index].attachment = attachment;
     auto keys = static_cast<std::uint32_t>(d().floats.size());
     d().timelines[index].aux = Range{keys, static_cast<std::uint32_t>(total)};
@@ -92,30 +93,25 @@ bool BinaryTimelineReader::deform_timeline(Index slot, Index attachment) {
     for (std::uint32_t frame = 0, bezier_index = 0;; ++frame) {
         std::size_t key = keys + std::size_t{frame} * length;
         std::size_t end_at = r().offset();
-        std::uint32_t end = 0;
-        if (!r().varint(end)) return false;
-        if (end == 0) {
-            if (!weighted) std::copy_n(d().floats.begin() + setup.offset, length, d().floats.begin() + key);
-        } else {
-            std::uint32_t start_index = 0;
-            if (!r().varint(start_index)) return false;
-            if (start_index > length || end > length - start_index)
-                return r().fail_here(end_at, "deform key of " + std::to_string(end) + " values at " +
-                                                 std::to_string(start_index) + " does not fit " +
-                                                 std::to_string(length) + " vertex values");
-            for (std::uint32_t v = start_index; v < start_index + end; ++v) {
-                float f = 0;
-                if (!r().f32(f)) return false;
-                d().floats[key + v] = static_cast<float>(f * p.scale);
-            }
-            if (!weighted) {
-                for (std::uint32_t v = 0; v < length; ++v)
-                    d().floats[key + v] = static_cast<float>(static_cast<double>(d().floats[key + v]) +
-                                                             d().floats[setup.offset + v]);
-            }
+        std::uint32_t end = 0, start_index = 0;
+        if (!r().varint(end) || (end != 0 && !r().varint(start_index))) return false;
+        if (start_index > length || end > length - start_index)
+            return r().fail_here(end_at, "deform key of " + std::to_string(end) + " values at " +
+                                             std::to_string(start_index) + " does not fit " + std::to_string(length) +
+                                             " vertex values");
+        for (std::uint32_t v = start_index; v < start_index + end; ++v) {
+            float f = 0;
+            if (!r().f32(f)) return false;
+            d().floats[key + v] = static_cast<float>(f * p.scale);
         }
+        std::span<const float> setup_vertices;
+        if (!weighted) setup_vertices = d().float_span(setup);
+        complete_deform_key(std::span<float>(d().floats.data() + key, length), setup_vertices, end != 0);
         value(t, frame, 0) = time;
-        if (frame + 1 == frames) break;
+        if (frame + 1 == frames) {
+            finish_curves(bezier_index);
+            break;
+        }
         float time2 = 0;
         std::uint8_t curve = 0;
         if (!r().f32(time2) || !curve_byte(curve)) return false;
@@ -134,7 +130,7 @@ bool BinaryTimelineReader::sequence_timeline(Index slot, Index attachment) {
     std::uint32_t frames = 0;
     if (!frame_count(frames)) return false;
     std::size_t index = d().timelines.size();
-    start(TimelineType::sequence, 3, slot, frames, false, 0);
+    start(TimelineType::sequence, 3, slot, frames, 0, 0);
     d().timelines[index].attachment = attachment;
     for (std::uint32_t frame = 0; frame < frames; ++frame) {
         float time = 0, delay = 0;
@@ -144,6 +140,9 @@ bool BinaryTimelineReader::sequence_timeline(Index slot, Index attachment) {
         if (!r().i32(mode_and_index) || !r().f32(delay)) return false;
         if ((mode_and_index & 0xf) > static_cast<int>(SequenceMode::pingpong_reverse))
             return r().fail_here(mode_at, "sequence mode " + std::to_string(mode_and_index & 0xf) + " is not 0..6");
+        if (mode_and_index < 0 || (mode_and_index >> 4) > k_max_sequence_key_index)
+            return r().fail_here(mode_at, "sequence frame index " + std::to_string(mode_and_index >> 4) +
+                                              " is not 0.." + std::to_string(k_max_sequence_key_index));
         const TimelineData& t = d().timelines[index];
         value(t, frame, 0) = time;
         value(t, frame, 1) = static_cast<float>(mode_and_index);  // mode | index << 4, as the runtime stores it
@@ -159,9 +158,9 @@ bool BinaryTimelineReader::draw_order_timeline() {
     if (frames == 0) return true;
     std::size_t slot_count = d().slots.size();
     std::size_t index = d().timelines.size();
-    start(TimelineType::draw_order, 1, k_none, frames, false, 0);
+    start(TimelineType::draw_order, 1, k_none, frames, 0, 0);
     std::vector<Index> keys(frames, k_none);  // offset of each key's order in indices, k_none for the setup order
-    std::vector<Index> order(slot_count), unchanged(slot_count);
+    DrawOrderBuilder builder(slot_count);
     for (std::uint32_t frame = 0; frame < frames; ++frame) {
         float time = 0;
         std::uint32_t offsets = 0;
@@ -173,26 +172,25 @@ bool BinaryTimelineReader::draw_order_timeline() {
             return r().fail_here(offsets_at, std::to_string(offsets) + " draw order offsets for " +
                                                    std::to_string(slot_count) + " slots");
         if (offsets == 0) continue;
-        std::fill(order.begin(), order.end(), k_none);
-        std::size_t original = 0, kept = 0;
+        builder.begin();
         for (std::uint32_t i = 0; i < offsets; ++i) {
             std::size_t at = r().offset();
             std::uint32_t slot = 0, shift = 0;
             if (!r().varint(slot) || !r().varint(shift)) return false;
-            if (slot < original || slot >= slot_count)
+            // The official loader adds the shift as a 32-bit int, so large values are negative shifts.
+            std::int64_t offset = static_cast<std::int32_t>(shift);
+            switch (builder.move(slot, offset)) {
+            case DrawOrderBuilder::Step::ok: break;
+            case DrawOrderBuilder::Step::slot_out_of_order:
                 return r().fail_here(at, "draw order slot " + std::to_string(slot) + " out of order or range (" +
                                              std::to_string(slot_count) + " slots)");
-            while (original != slot) unchanged[kept++] = static_cast<Index>(original++);
-            auto target = static_cast<std::int64_t>(original) + static_cast<std::int32_t>(shift);
-            if (target < 0 || target >= static_cast<std::int64_t>(slot_count) ||
-                order[static_cast<std::size_t>(target)] != k_none)
+            case DrawOrderBuilder::Step::place_taken:
                 return r().fail_here(at, "draw order offset moves slot " + std::to_string(slot) + " to position " +
-                                             std::to_string(target) + ", which is out of range or taken");
-            order[static_cast<std::size_t>(target)] = static_cast<Index>(original++);
+                                             std::to_string(std::int64_t{slot} + offset) +
+                                             ", which is out of range or taken");
+            }
         }
-        while (original < slot_count) unchanged[kept++] = static_cast<Index>(original++);
-        for (std::size_t ii = slot_count; ii-- > 0;)
-            if (order[ii] == k_none) order[ii] = unchanged[--kept];
+        const std::vector<Index>& order = builder.finish();
         if (!p.pool_room(d().indices.size(), slot_count, r().offset(), "draw order keys")) return false;
         keys[frame] = static_cast<Index>(d().indices.size());
         d().indices.insert(d().indices.end(), order.begin(), order.end());
@@ -208,7 +206,7 @@ bool BinaryTimelineReader::event_timeline() {
     if (!r().count(frames, 11, "event key")) return false;
     if (frames == 0) return true;
     std::size_t index = d().timelines.size();
-    start(TimelineType::event, 1, k_none, frames, false, 0);
+    start(TimelineType::event, 1, k_none, frames, 0, 0);
     d().timelines[index].aux = Range{static_cast<std::uint32_t>(d().event_keys.size()), frames};
     for (std::uint32_t frame = 0; frame < frames; ++frame) {
         EventKey key;

@@ -81,7 +81,8 @@ struct BinaryParse {
 // than the skin; `added` is false when the default skin is absent (slot count 0).
 bool read_binary_skin(BinaryParse& p, bool default_skin, bool& added);
 
-// Resolves every pending linked mesh against its parent (after all skins are read).
+// After all skins are read: sorts their entries for lookup (a key set twice keeps its last attachment) and resolves
+// every pending linked mesh against its parent (linked_meshes.hpp).
 bool resolve_binary_linked_meshes(BinaryParse& p);
 
 // Reads one animation (its name already read) and appends it with its timelines.

@@ -3,6 +3,7 @@
 // Private to the binary loader.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -37,9 +38,11 @@ struct BinaryTimelineReader {
 
     bool bezier_count(std::uint32_t& n) { return r().count(n, 16, "bezier curve"); }
 
-    // Appends a timeline with room for its frames (and curve table when `curves`).
-    TimelineData& start(TimelineType type, std::uint8_t entries, Index target, std::uint32_t frames, bool curves,
-                        std::uint32_t beziers) {
+    // Appends a timeline with room for its frames and, when it has `curve_values` > 0 curves per key, a curve table
+    // for the `beziers` the file declares. The table never holds more than the keys can use ((frames - 1) x
+    // curve_values), so that a corrupt count costs no memory; finish_curves() trims it to the beziers read.
+    void start(TimelineType type, std::uint8_t entries, Index target, std::uint32_t frames, int curve_values,
+               std::uint32_t beziers) {
         TimelineData t;
         t.type = type;
         t.entries = entries;
@@ -47,9 +50,18 @@ struct BinaryTimelineReader {
         t.frame_count = frames;
         t.frames = static_cast<std::uint32_t>(d().frames.size());
         d().frames.resize(d().frames.size() + std::size_t{frames} * entries, 0.0f);
-        if (curves) t.curves = append_curve_table(d().curves, frames, beziers);
+        if (curve_values > 0) {
+            std::uint64_t usable = std::uint64_t{frames - 1} * static_cast<std::uint64_t>(curve_values);
+            t.curves = append_curve_table(d().curves, frames,
+                                          static_cast<std::uint32_t>(std::min<std::uint64_t>(beziers, usable)));
+        }
         d().timelines.push_back(t);
-        return d().timelines.back();
+    }
+
+    // Trims the curve table of the last timeline to the `used` beziers its keys stored.
+    void finish_curves(std::uint32_t used) {
+        TimelineData& t = d().timelines.back();
+        shrink_curve_table(d().curves, t.curves, t.frame_count, used);
     }
 
     float& value(const TimelineData& t, std::uint32_t frame, int k) {

@@ -16,11 +16,6 @@ void set_stepped(std::vector<float>& curves, Range table, std::uint32_t frame) {
     curves[table.offset + frame] = k_curve_stepped;
 }
 
-void set_linear(std::vector<float>& curves, Range table, std::uint32_t frame) {
-    assert(frame < table.count);
-    curves[table.offset + frame] = k_curve_linear;
-}
-
 void set_bezier(std::vector<float>& curves, Range table, std::uint32_t frame_count, std::uint32_t bezier,
                 std::uint32_t frame, std::uint32_t value, double time1, double value1, double cx1, double cy1,
                 double cx2, double cy2, double time2, double value2) {

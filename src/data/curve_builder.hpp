@@ -19,9 +19,6 @@ Range append_curve_table(std::vector<float>& curves, std::uint32_t frame_count, 
 // Marks `frame` stepped.
 void set_stepped(std::vector<float>& curves, Range table, std::uint32_t frame);
 
-// Marks `frame` linear.
-void set_linear(std::vector<float>& curves, Range table, std::uint32_t frame);
-
 // Stores bezier number `bezier` (0-based within the table) for value `value` of `frame`, from (time1, value1) to
 // (time2, value2) with control points (cx1, cy1), (cx2, cy2). Value 0 also sets the frame's curve type.
 // Precondition: bezier < the table's bezier capacity.

@@ -4,17 +4,14 @@
 #include <array>
 
 #include "json_timelines.hpp"
+#include "timeline_keys.hpp"
 
 namespace spinegpu::detail::json {
 namespace {
 
-constexpr std::array<const char*, 5> k_inherit_names = {"normal", "onlyTranslation", "noRotationOrReflection",
-                                                        "noScale", "noScaleOrReflection"};
 constexpr std::array<const char*, 7> k_sequence_mode_names = {"hold",        "once",        "loop",
                                                               "pingpong",    "onceReverse", "loopReverse",
                                                               "pingpongReverse"};
-constexpr std::int64_t k_int_max = 0x7fffffff;
-constexpr std::int64_t k_max_sequence_index = (std::int64_t{1} << 20) - 1;  // index << 4 stays exact in a float
 
 CurveTimelineSpec make_spec(TimelineType type, Index target, int entries, int curve_values, double scale = 1) {
     CurveTimelineSpec spec;
@@ -248,7 +245,7 @@ bool read_sequence_timeline(Load& load, Array keys, Index slot, Index attachment
                                   [&](Object key, std::size_t, RowValues& row) {
                                       double delay = r.number(key, "delay", last_delay);
                                       int mode = r.enumeration(key, "mode", 0, k_sequence_mode_names);
-                                      std::int64_t index = r.integer(key, "index", 0, 0, k_max_sequence_index);
+                                      std::int64_t index = r.integer(key, "index", 0, 0, k_max_sequence_key_index);
                                       row[0] = static_cast<double>(mode | (index << 4));
                                       row[1] = delay;
                                       last_delay = delay;
@@ -304,7 +301,7 @@ bool read_attachments_section(Load& load, Object section) {
 
 // Appends the draw order of one key (every slot index in drawing order) to data.indices and returns its offset,
 // or k_none when the key has no "offsets" (back to the setup order).
-bool read_draw_order_key(Load& load, Object key, Index& out) {
+bool read_draw_order_key(Load& load, Object key, DrawOrderBuilder& builder, Index& out) {
     Reader& r = load.r;
     SkeletonData& d = load.data;
     std::optional<Array> offsets = r.array(key, "offsets");
@@ -315,9 +312,8 @@ bool read_draw_order_key(Load& load, Object key, Index& out) {
     if (offsets->size() > d.slots.size())
         return r.fail("expected at most " + std::to_string(slot_count) + " offsets (one per slot)");
     if (!load.pool_room(d.indices.size(), d.slots.size(), "index pool")) return false;
-    std::vector<Index> order(d.slots.size(), k_none), unchanged(d.slots.size() - offsets->size());
-    Index original = 0;
-    std::size_t unchanged_count = 0, i = 0;
+    builder.begin();
+    std::size_t i = 0;
     for (Element e : *offsets) {
         auto at = r.at(i++);
         std::optional<Object> map = r.as_object(e);
@@ -327,16 +323,16 @@ bool read_draw_order_key(Load& load, Object key, Index& out) {
         if (!r.ok()) return false;
         Index slot = d.slot_names.find(name);
         if (slot == k_none) return r.fail_at("slot", "unknown slot " + quote(name));
-        if (slot < original) return r.fail_at("slot", "offsets must list each slot once, in setup order");
-        while (original != slot) unchanged[unchanged_count++] = original++;
-        std::int64_t target = original + offset;
-        if (target < 0 || target >= slot_count || order[static_cast<std::size_t>(target)] != k_none)
-            return r.fail_at("offset", "moves slot " + quote(name) + " outside the draw order or onto another slot");
-        order[static_cast<std::size_t>(target)] = original++;
+        switch (builder.move(slot, offset)) {
+            case DrawOrderBuilder::Step::ok: break;
+            case DrawOrderBuilder::Step::slot_out_of_order:
+                return r.fail_at("slot", "offsets must list each slot once, in setup order");
+            case DrawOrderBuilder::Step::place_taken:
+                return r.fail_at("offset",
+                                 "moves slot " + quote(name) + " outside the draw order or onto another slot");
+        }
     }
-    while (original < slot_count) unchanged[unchanged_count++] = original++;
-    for (std::size_t k = order.size(); k-- > 0;)
-        if (order[k] == k_none) order[k] = unchanged[--unchanged_count];
+    const std::vector<Index>& order = builder.finish();
     out = static_cast<Index>(d.indices.size());
     d.indices.insert(d.indices.end(), order.begin(), order.end());
     return true;
@@ -348,10 +344,11 @@ bool read_draw_order_timeline(Load& load, Array keys) {
     if (!load.pool_room(d.indices.size(), n, "index pool")) return false;
     Range aux{static_cast<std::uint32_t>(d.indices.size()), static_cast<std::uint32_t>(n)};
     d.indices.resize(d.indices.size() + n, k_none);
+    DrawOrderBuilder builder(d.slots.size());
     bool ok = read_plain_timeline(load, keys, TimelineType::draw_order, k_none, 1,
                                   [&](Object key, std::size_t frame, RowValues&) {
                                       Index order = k_none;
-                                      if (!read_draw_order_key(load, key, order)) return false;
+                                      if (!read_draw_order_key(load, key, builder, order)) return false;
                                       d.indices[aux.offset + frame] = order;
                                       return true;
                                   });

@@ -14,14 +14,10 @@ namespace spinegpu {
 namespace detail::json {
 namespace {
 
-constexpr std::array<const char*, 5> k_inherit_names = {"normal", "onlyTranslation", "noRotationOrReflection",
-                                                        "noScale", "noScaleOrReflection"};
 constexpr std::array<const char*, 4> k_blend_names = {"normal", "additive", "multiply", "screen"};
 constexpr std::array<const char*, 2> k_position_names = {"fixed", "percent"};
 constexpr std::array<const char*, 4> k_spacing_names = {"length", "fixed", "percent", "proportional"};
 constexpr std::array<const char*, 3> k_rotate_names = {"tangent", "chain", "chainScale"};
-
-constexpr std::int64_t k_int_max = 0x7fffffff;
 
 bool check_version(Load& load, Object root) {
     Reader& r = load.r;
@@ -309,6 +305,7 @@ bool read_document(Load& load, Object root) {
 }
 
 Result<SkeletonData> load(std::string_view json, const std::string& file, const SkeletonLoadOptions& options) {
+    if (json.starts_with("\xEF\xBB\xBF")) json.remove_prefix(3);  // a UTF-8 byte order mark, which simdjson rejects
     simdjson::padded_string padded(json);
     if (padded.data() == nullptr && !json.empty()) return make_error(file, "/", "out of memory copying the document");
     simdjson::dom::parser parser;

@@ -6,6 +6,7 @@
 // SkeletonData and returns the Error.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,6 +15,13 @@
 #include "spinegpu/data/skeleton_data.hpp"
 
 namespace spinegpu::detail::json {
+
+// Largest 32-bit int, the bound of the integer fields the official runtime stores as int.
+inline constexpr std::int64_t k_int_max = 0x7fffffff;
+
+// Inherit mode names, in Inherit's order (bones and inherit timelines).
+inline constexpr std::array<const char*, 5> k_inherit_names = {"normal", "onlyTranslation", "noRotationOrReflection",
+                                                               "noScale", "noScaleOrReflection"};
 
 // Cap on each pool (a small file can multiply its size: deform keys store every vertex of every frame, draw
 // order keys every slot), so that a hostile file cannot make us allocate gigabytes.
@@ -57,7 +65,8 @@ struct Load {
 // Reads the "skins" array into data.skins and data.attachments (linked meshes left pending).
 bool read_skins(Load& load, Array skins);
 
-// Resolves every pending linked mesh against its parent (after all skins are read).
+// After all skins are read: sorts their entries for lookup and resolves every pending linked mesh against its
+// parent (linked_meshes.hpp).
 bool resolve_linked_meshes(Load& load);
 
 // Reads the "animations" object into data.animations and data.timelines.

@@ -1,9 +1,10 @@
 // Spine 4.2 JSON loader: skins, their attachments of every type, and linked meshes (resolved after all skins).
-#include <algorithm>
 #include <array>
 #include <cmath>
 
 #include "json_loader.hpp"
+#include "linked_meshes.hpp"
+#include "timeline_keys.hpp"
 
 namespace spinegpu::detail::json {
 namespace {
@@ -15,13 +16,8 @@ constexpr AttachmentType k_attachment_types[] = {AttachmentType::region, Attachm
                                                  AttachmentType::path,   AttachmentType::point,
                                                  AttachmentType::clipping};
 
-constexpr std::int64_t k_int_max = 0x7fffffff;
 constexpr std::int64_t k_max_vertex_count = std::int64_t{1} << 24;
 constexpr std::size_t k_max_triangle_vertices = 65536;  // triangle indices are 16-bit
-
-// Official defaults of the nonessential editor colours.
-constexpr Color k_clipping_color{0.2275f, 0.2275f, 0.8078f, 1};
-constexpr Color k_point_color{0.38f, 0.94f, 0, 1};
 
 bool is_integer_in(double v, double lo, double hi) { return v >= lo && v <= hi && std::floor(v) == v; }
 
@@ -108,9 +104,9 @@ bool read_sequence(Load& load, Object map, AttachmentData& a) {
     if (!seq) return r.ok();
     auto scope = r.at("sequence");
     SequenceData s;
-    s.count = static_cast<std::int32_t>(r.integer(*seq, "count", 0, 0, k_int_max));
+    s.count = static_cast<std::int32_t>(r.integer(*seq, "count", 0, 0, k_max_sequence_frames));
     s.start = static_cast<std::int32_t>(r.integer(*seq, "start", 1, -k_int_max, k_int_max));
-    s.digits = static_cast<std::int32_t>(r.integer(*seq, "digits", 0, 0, 32));
+    s.digits = static_cast<std::int32_t>(r.integer(*seq, "digits", 0, 0, k_max_sequence_digits));
     s.setup_index = static_cast<std::int32_t>(r.integer(*seq, "setup", 0, 0, k_int_max));
     if (!r.ok()) return false;
     if (s.count < 1) return r.fail_at("count", "expected a sequence of at least 1 frame");
@@ -243,7 +239,7 @@ bool read_clipping(Load& load, Object map, AttachmentData& a) {
         a.end_slot = load.data.slot_names.find(*end);
         if (a.end_slot == k_none) return r.fail_at("end", "unknown slot " + quote(*end));
     }
-    a.color = r.color(map, "color", k_clipping_color);
+    a.color = r.color(map, "color", k_default_clipping_color);
     std::uint32_t length = read_vertex_count(load, map);
     return r.ok() && read_vertices(load, map, length, a);
 }
@@ -265,7 +261,7 @@ bool read_attachment_body(Load& load, Object map, std::string_view own_name, Ind
             a.x = r.number_f(map, "x", 0, load.scale);
             a.y = r.number_f(map, "y", 0, load.scale);
             a.rotation = r.number_f(map, "rotation", 0);
-            a.color = r.color(map, "color", k_point_color);
+            a.color = r.color(map, "color", k_default_point_color);
             return r.ok();
     }
     return r.fail("unhandled attachment type");
@@ -358,51 +354,6 @@ bool read_skin(Load& load, Object map) {
     return true;
 }
 
-// Finds the parent mesh of `link`; records an error if it is missing or not a mesh.
-bool find_parent(Load& load, const PendingLink& link, Index& parent) {
-    Reader& r = load.r;
-    const SkeletonData& d = load.data;
-    Index skin = link.has_skin ? d.skin_names.find(link.skin) : d.default_skin;
-    if (skin == k_none) {
-        if (link.has_skin) return r.fail_with_path(link.path + "/skin", "unknown skin " + quote(link.skin));
-        return r.fail_with_path(link.path + "/parent", "parent mesh " + quote(link.parent) +
-                                                           " not found: there is no default skin");
-    }
-    Index name = d.attachment_names.find(link.parent);
-    parent = name == k_none ? k_none : d.find_skin_attachment(skin, link.slot, name);
-    const std::string& skin_name = d.skin_names[skin];
-    if (parent == k_none)
-        return r.fail_with_path(link.path + "/parent",
-                                "parent mesh " + quote(link.parent) + " not found in skin " + quote(skin_name));
-    AttachmentType type = d.attachments[static_cast<std::size_t>(parent)].type;
-    if (type != AttachmentType::mesh)
-        return r.fail_with_path(link.path + "/parent", "parent " + quote(link.parent) + " in skin " +
-                                                           quote(skin_name) + " is a " +
-                                                           attachment_type_name(type) + " attachment, not a mesh");
-    return true;
-}
-
-void share_geometry(SkeletonData& d, const PendingLink& link, Index parent_index) {
-    AttachmentData& mesh = d.attachments[static_cast<std::size_t>(link.attachment)];
-    const AttachmentData& parent = d.attachments[static_cast<std::size_t>(parent_index)];
-    mesh.bones = parent.bones;
-    mesh.vertices = parent.vertices;
-    mesh.world_vertices_length = parent.world_vertices_length;
-    mesh.region_uvs = parent.region_uvs;
-    mesh.triangles = parent.triangles;
-    mesh.hull_length = parent.hull_length;  // edges (editor data) stay the linked mesh's own, as officially
-    mesh.parent_mesh = parent_index;
-    mesh.timeline_attachment = link.inherit_timelines ? parent_index : link.attachment;
-}
-
-void sort_skin_entries(SkeletonData& d) {
-    for (SkinData& skin : d.skins) {
-        std::stable_sort(skin.entries.begin(), skin.entries.end(), [](const SkinEntry& a, const SkinEntry& b) {
-            return a.slot != b.slot ? a.slot < b.slot : a.name < b.name;
-        });
-    }
-}
-
 }  // namespace
 
 bool read_skins(Load& load, Array skins) {
@@ -416,37 +367,38 @@ bool read_skins(Load& load, Array skins) {
     return true;
 }
 
-// A linked mesh may name another linked mesh as its parent; parents are resolved first (walking each chain once),
-// and a cycle is an error.
 bool resolve_linked_meshes(Load& load) {
+    Reader& r = load.r;
     SkeletonData& d = load.data;
-    sort_skin_entries(d);  // find_skin_attachment needs sorted entries; finish_skeleton_data keeps this order
-    std::vector<Index> link_of(d.attachments.size(), k_none);
-    for (std::size_t k = 0; k < load.links.size(); ++k)
-        link_of[static_cast<std::size_t>(load.links[k].attachment)] = static_cast<Index>(k);
-    enum : std::uint8_t { pending, walking, done };
-    std::vector<std::uint8_t> state(load.links.size(), pending);
-    std::vector<Index> parent_of(load.links.size(), k_none);
-    std::vector<std::size_t> chain;
-    for (std::size_t k = 0; k < load.links.size(); ++k) {
-        chain.clear();
-        for (std::size_t cur = k; state[cur] == pending;) {
-            state[cur] = walking;
-            chain.push_back(cur);
-            if (!find_parent(load, load.links[cur], parent_of[cur])) return false;
-            Index parent_link = link_of[static_cast<std::size_t>(parent_of[cur])];
-            if (parent_link == k_none) break;
-            if (state[static_cast<std::size_t>(parent_link)] == walking)
-                return load.r.fail_with_path(load.links[cur].path + "/parent",
-                                             "linked meshes form a cycle through " + quote(load.links[cur].parent));
-            cur = static_cast<std::size_t>(parent_link);
+    sort_skin_entries(d);
+    std::vector<LinkedMesh> links;
+    links.reserve(load.links.size());
+    for (const PendingLink& link : load.links) {
+        Index skin = link.has_skin ? d.skin_names.find(link.skin) : d.default_skin;
+        if (skin == k_none) {
+            if (link.has_skin) return r.fail_with_path(link.path + "/skin", "unknown skin " + quote(link.skin));
+            return r.fail_with_path(link.path + "/parent", "parent mesh " + quote(link.parent) +
+                                                               " not found: there is no default skin");
         }
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-            share_geometry(d, load.links[*it], parent_of[*it]);
-            state[*it] = done;
-        }
+        links.push_back(LinkedMesh{link.attachment, link.slot, skin, link.parent, link.inherit_timelines});
     }
-    return true;
+    LinkResult result = detail::resolve_linked_meshes(d, links);
+    if (result.failure == LinkFailure::none) return true;
+    const PendingLink& link = load.links[result.link];
+    const std::string& skin_name = d.skin_names[links[result.link].skin];
+    switch (result.failure) {
+        case LinkFailure::parent_not_found:
+            return r.fail_with_path(link.path + "/parent",
+                                    "parent mesh " + quote(link.parent) + " not found in skin " + quote(skin_name));
+        case LinkFailure::parent_not_mesh:
+            return r.fail_with_path(
+                link.path + "/parent",
+                "parent " + quote(link.parent) + " in skin " + quote(skin_name) + " is a " +
+                    attachment_type_name(d.attachments[static_cast<std::size_t>(result.parent)].type) +
+                    " attachment, not a mesh");
+        default:
+            return r.fail_with_path(link.path + "/parent", "linked meshes form a cycle through " + quote(link.parent));
+    }
 }
 
 }  // namespace spinegpu::detail::json

@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "curve_builder.hpp"
+#include "timeline_keys.hpp"
 
 namespace spinegpu::detail::json {
 namespace {
@@ -172,12 +173,14 @@ namespace {
 bool read_deform_key(Load& load, Object key, const AttachmentData& a, std::size_t deform_length, float* out) {
     Reader& r = load.r;
     bool weighted = a.bones.count > 0;
-    const float* setup = load.data.floats.data() + a.vertices.offset;
     std::optional<Array> vertices = r.array(key, "vertices");
     if (!r.ok()) return false;
+    std::span<float> values(out, deform_length);
+    std::span<const float> setup;
+    if (!weighted) setup = load.data.float_span(a.vertices);
+    std::fill(values.begin(), values.end(), 0.0f);
     if (!vertices) {
-        if (weighted) std::fill(out, out + deform_length, 0.0f);
-        else std::copy(setup, setup + deform_length, out);
+        complete_deform_key(values, setup, false);
         return true;
     }
     auto start = static_cast<std::size_t>(r.integer(key, "offset", 0, 0, static_cast<std::int64_t>(deform_length)));
@@ -190,14 +193,12 @@ bool read_deform_key(Load& load, Object key, const AttachmentData& a, std::size_
                                          " values after offset " + std::to_string(start) + " (the attachment has " +
                                          std::to_string(deform_length) + "), found " +
                                          std::to_string(load.scratch.size()));
-    std::fill(out, out + deform_length, 0.0f);
     for (std::size_t i = 0; i < load.scratch.size(); ++i) {
         float v = static_cast<float>(load.scratch[i]);
         if (load.scale != 1) v = static_cast<float>(static_cast<double>(v) * load.scale);
-        out[start + i] = v;
+        values[start + i] = v;
     }
-    if (!weighted)
-        for (std::size_t i = 0; i < deform_length; ++i) out[i] += setup[i];
+    complete_deform_key(values, setup, true);
     return true;
 }
 

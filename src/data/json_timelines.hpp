@@ -42,7 +42,6 @@ bool read_plain_timeline(Load& load, Array keys, TimelineType type, Index target
 // Appends a deform timeline for attachment `attachment` (a vertex attachment) of `slot`.
 bool read_deform_timeline(Load& load, Array keys, Index slot, Index attachment);
 
-
 // Returns the time of the last key of timeline `t` (its duration contribution).
 float last_key_time(const SkeletonData& data, const TimelineData& t);
 

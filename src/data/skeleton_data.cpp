@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "linked_meshes.hpp"
+
 namespace spinegpu {
 
 Index SkeletonData::find_skin_attachment(Index skin, Index slot, Index name) const {
@@ -19,36 +21,34 @@ namespace {
 
 // The runtime builds its update cache by asking, for each position i in 0..count-1, for the first constraint whose
 // order is i, looking at IK, then transform, then path, then physics constraints. A constraint whose order no
-// position asks for is never updated; we keep that behaviour rather than invent another.
+// position asks for is never updated; we keep that behaviour rather than invent another. One pass per kind, so that
+// a file with many constraints costs linear time.
 template <class T>
-bool take_order(const std::vector<T>& list, ConstraintKind kind, std::int32_t order, std::vector<ConstraintRef>& out) {
+void claim_orders(const std::vector<T>& list, ConstraintKind kind, std::vector<ConstraintRef>& first,
+                  std::vector<bool>& claimed) {
     for (std::size_t i = 0; i < list.size(); ++i) {
-        if (list[i].order == order) {
-            out.push_back(ConstraintRef{kind, static_cast<Index>(i)});
-            return true;
-        }
+        auto order = static_cast<std::size_t>(list[i].order);  // loaders keep orders non-negative
+        if (order >= first.size() || claimed[order]) continue;
+        first[order] = ConstraintRef{kind, static_cast<Index>(i)};
+        claimed[order] = true;
     }
-    return false;
 }
 
 }  // namespace
 
 void finish_skeleton_data(SkeletonData& data) {
-    for (SkinData& skin : data.skins) {
-        std::stable_sort(skin.entries.begin(), skin.entries.end(), [](const SkinEntry& a, const SkinEntry& b) {
-            return a.slot != b.slot ? a.slot < b.slot : a.name < b.name;
-        });
-    }
-    data.constraint_order.clear();
+    detail::sort_skin_entries(data);
     std::size_t count = data.ik_constraints.size() + data.transform_constraints.size() +
                         data.path_constraints.size() + data.physics_constraints.size();
-    for (std::size_t i = 0; i < count; ++i) {
-        auto order = static_cast<std::int32_t>(i);
-        if (take_order(data.ik_constraints, ConstraintKind::ik, order, data.constraint_order)) continue;
-        if (take_order(data.transform_constraints, ConstraintKind::transform, order, data.constraint_order)) continue;
-        if (take_order(data.path_constraints, ConstraintKind::path, order, data.constraint_order)) continue;
-        take_order(data.physics_constraints, ConstraintKind::physics, order, data.constraint_order);
-    }
+    std::vector<ConstraintRef> first(count);
+    std::vector<bool> claimed(count, false);
+    claim_orders(data.ik_constraints, ConstraintKind::ik, first, claimed);
+    claim_orders(data.transform_constraints, ConstraintKind::transform, first, claimed);
+    claim_orders(data.path_constraints, ConstraintKind::path, first, claimed);
+    claim_orders(data.physics_constraints, ConstraintKind::physics, first, claimed);
+    data.constraint_order.clear();
+    for (std::size_t i = 0; i < count; ++i)
+        if (claimed[i]) data.constraint_order.push_back(first[i]);
 }
 
 const char* timeline_type_name(TimelineType type) {

@@ -7,6 +7,10 @@ namespace spinegpu::tools {
 // spinegpu info SKELETON [--atlas ATLAS] [--json]
 int run_info(int argc, char** argv);
 
+// spinegpu pose --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME] [--steps N] [--dt D]
+//               [--every K]
+int run_pose(int argc, char** argv);
+
 // spinegpu demo: the embedded demo rig.
 int run_demo(int argc, char** argv);
 

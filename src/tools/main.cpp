@@ -12,7 +12,9 @@ const char* const k_usage =
     "\n"
     "commands:\n"
     "  info SKELETON [--atlas ATLAS] [--json]   describe a skeleton export (.json or .skel) and its atlas\n"
-    "  demo                                     load and describe the embedded demo rig\n"
+    "  pose --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME] [--steps N] [--dt D]\n"
+    "       [--every K]                         print world transforms, slots and events per step (JSON lines)\n"
+    "  demo [--export DIR]                      load and describe the embedded demo rig\n"
     "  help                                     this text\n";
 
 }  // namespace
@@ -24,6 +26,7 @@ int main(int argc, char** argv) {
     }
     std::string_view command = argv[1];
     if (command == "info") return spinegpu::tools::run_info(argc, argv);
+    if (command == "pose") return spinegpu::tools::run_pose(argc, argv);
     if (command == "demo") return spinegpu::tools::run_demo(argc, argv);
     if (command == "help" || command == "--help" || command == "-h") {
         std::fputs(k_usage, stdout);

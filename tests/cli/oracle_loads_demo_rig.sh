@@ -24,20 +24,21 @@ for file in "$json" "$atlas"; do
     fi
 done
 
-# Install the pinned runtime once; other oracle tests may be doing the same, so take a lock.
+# Install the pinned runtime once (`make deps` normally has). Other oracle tests may be doing the same, and npm
+# creates the package folder before it has written the files, so look only while holding the lock.
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$build_dir/oracle-npm.lock"
+    flock 9
+fi
 if [ ! -d "$oracle_dir/node_modules/@esotericsoftware/spine-core" ]; then
     install_log=$build_dir/oracle-npm-ci.log
-    install_runtime() { npm ci --prefix "$oracle_dir" --no-audit --no-fund --loglevel=error >"$install_log" 2>&1; }
-    if command -v flock >/dev/null 2>&1; then
-        exec 9>"$build_dir/oracle-npm.lock"
-        flock 9
-    fi
-    if [ ! -d "$oracle_dir/node_modules/@esotericsoftware/spine-core" ] && ! install_runtime; then
+    if ! npm ci --prefix "$oracle_dir" --no-audit --no-fund --loglevel=error >"$install_log" 2>&1; then
         cat "$install_log"
         echo "skipped: 'npm ci' in $oracle_dir failed (no registry access?); see above"
         exit 77
     fi
 fi
+exec 9>&-
 
 summary=$(node "$oracle_dir/load_skeleton.mjs" "$json" "$atlas") || {
     echo "FAIL: the official runtime could not load $json"

@@ -412,6 +412,19 @@ TEST(AttachmentBinding, absurd_sequences_fail_without_building_every_frame) {
     EXPECT_FALSE(bind_atlas(none.finish(), atlas).ok());
 }
 
+TEST(AttachmentBinding, long_sequence_on_a_big_mesh_fails_before_its_uvs_are_allocated) {
+    // 1,000 frames of a 65,536-vertex mesh would be 131 million UV floats (wing01..03 exist, so the frames alone
+    // would not stop it early).
+    Atlas atlas = test_atlas();
+    SkeletonBuilder b;
+    Index mesh = b.mesh("wing", "wing", b.uvs(std::vector<float>(131072, 0.5f)));
+    b.data.attachments[static_cast<std::size_t>(mesh)].sequence = b.sequence(1000, 1, 2);
+    Result<AtlasBinding> binding = bind_atlas(b.finish(), atlas);
+    ASSERT_FALSE(binding.ok());
+    EXPECT_NE(binding.error().what.find("1000 frames of 131072 floats) pass the limit"), std::string::npos)
+        << binding.error().what;
+}
+
 TEST(AttachmentBinding, page_without_size_is_an_error) {
     Result<Atlas> atlas = parse_atlas("p.png\nr\nbounds: 0, 0, 4, 4\n", "nosize.atlas");
     ASSERT_TRUE(atlas.ok());

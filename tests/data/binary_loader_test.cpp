@@ -575,6 +575,36 @@ TEST(BinaryLoader, binary_loader_rejects_deform_keys_beyond_the_pool_limit) {
     EXPECT_NE(r.error().what.find("deform keys too large"), std::string::npos) << r.error().message();
 }
 
+TEST(BinaryLoader, binary_loader_keeps_no_curve_room_a_timeline_cannot_use) {
+    // The rotate timeline has 2 keys, so at most 1 bezier, but declares 20: the table must hold only what was read.
+    test::SkelFixture declared;
+    declared.rotate_beziers = 20;
+    Result<SkeletonData> r = load(declared.build());
+    ASSERT_TRUE(r.ok()) << r.error().message();
+    test::SkelFixture exact;
+    Result<SkeletonData> e = load(exact.build());
+    ASSERT_TRUE(e.ok()) << e.error().message();
+    const TimelineData& rotate = find_timeline(*r, 0, TimelineType::rotate, 1);
+    EXPECT_EQ(rotate.curves.count, 2u + k_bezier_size);
+    EXPECT_EQ(curves_of(*r, rotate), curves_of(*e, find_timeline(*e, 0, TimelineType::rotate, 1)));
+    EXPECT_EQ(r->curves.size(), e->curves.size());
+}
+
+TEST(BinaryLoader, binary_loader_rejects_sequences_without_frames_and_unstorable_frame_indices) {
+    test::SkelFixture f;
+    f.sequence_count = 0;
+    expect_fixture_error(f, "sequence", "sequence of 0 frames (expected 1 to 100000)");
+    f = test::SkelFixture{};
+    f.sequence_count = 100001;
+    expect_fixture_error(f, "sequence", "sequence of 100001 frames");
+    f = test::SkelFixture{};
+    f.sequence_key = (1u << 24) | 2;  // frame index 2^20: index << 4 would no longer be exact in the key's float
+    expect_fixture_error(f, "sequence key", "sequence frame index 1048576 is not 0..1048575");
+    f = test::SkelFixture{};
+    f.sequence_key = 0x80000002u;  // a negative frame index
+    expect_fixture_error(f, "sequence key", "sequence frame index -134217728");
+}
+
 TEST(BinaryLoader, binary_loader_rejects_out_of_range_indices) {
     struct Case {
         const char* mark;

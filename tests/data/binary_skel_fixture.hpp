@@ -83,6 +83,8 @@ struct SkelFixture {
     std::uint32_t draw_order_slot = 2;
     std::int32_t draw_order_shift = -2;
     std::uint32_t event_key_event = 0;
+    std::uint32_t sequence_count = 3;
+    std::uint32_t sequence_key = 6;  // mode | index << 4 of the second sequence key
 
     SkelWriter w;
 
@@ -263,7 +265,8 @@ private:
         w.varint(s_region);
         w.u8(0 | 8 | 64 | 128);
         w.varint(s_region_name);
-        w.varint(3);  // sequence: count, start, digits, setup index
+        w.mark("sequence");
+        w.varint(sequence_count);  // sequence: count, start, digits, setup index
         w.varint(1);
         w.varint(2);
         w.varint(0);
@@ -503,7 +506,8 @@ private:
         w.u32(2 | (1 << 4));
         w.f32(0.1f);
         w.f32(0.5f);
-        w.u32(6);
+        w.mark("sequence key");
+        w.u32(sequence_key);
         w.f32(0.2f);
         // Draw order: one key moving a slot.
         w.varint(1);

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <set>
 #include <string>
 #include <vector>
+#include <unistd.h>
 
 #include "spinegpu/core/file.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
@@ -539,6 +542,22 @@ TEST(JsonLoader, keeps_javascript_member_order) {
     EXPECT_EQ(d.animation_names[1], "10");
     EXPECT_EQ(d.animation_names[2], "walk");
     EXPECT_EQ(d.animation_names[3], "run");
+}
+
+TEST(JsonLoader, reads_a_file_that_starts_with_a_byte_order_mark) {
+    const std::string text = "\xEF\xBB\xBF" + doc(k_two_bones);
+    EXPECT_EQ(load_ok(text).bones.size(), 2u);
+    // load_skeleton_file must see JSON behind the mark and hand the loader text it can parse.
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("spinegpu_bom_test_" + std::to_string(::getpid()) + ".json");
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << text;
+    }
+    Result<SkeletonData> loaded = load_skeleton_file(path.string());
+    std::filesystem::remove(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message();
+    EXPECT_EQ(loaded->bone_names[1], "arm");
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // Colours as Spine defines them: straight (not premultiplied) RGBA in [0, 1], as floats.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace spinegpu {

@@ -11,6 +11,7 @@
 // the runtime recomputes them when a sequence shows that frame.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -39,9 +40,14 @@ struct AtlasBinding {
     std::vector<float> mesh_uvs;
 };
 
+// Most floats AtlasBinding::mesh_uvs may hold (every frame of every mesh gets its own UVs, so a long sequence on a
+// big mesh multiplies); past it binding fails instead of allocating gigabytes.
+inline constexpr std::size_t k_max_binding_uvs = std::size_t{1} << 26;
+
 // Binds every region and mesh attachment of `skeleton` to `atlas`. Fails when a region is missing (what:
-// `region "head" (attachment "head") not found in atlas ATLAS`, where: the skin and slot holding it) or lies on a
-// page whose size is unknown (see set_atlas_page_size). The binding refers to `atlas` by index only.
+// `region "head" (attachment "head") not found in atlas ATLAS`, where: the skin and slot holding it), lies on a
+// page whose size is unknown (see set_atlas_page_size), or when the mesh UVs would pass k_max_binding_uvs. The
+// binding refers to `atlas` by index only.
 Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas);
 
 }  // namespace spinegpu

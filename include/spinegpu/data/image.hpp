@@ -21,9 +21,9 @@ struct Image {
 // Largest width or height decode_image accepts.
 inline constexpr std::uint32_t k_max_image_dimension = 16384;
 
-// Decodes a PNG or JPEG from memory to RGBA8 (any channel count or bit depth is converted). `file` names the source
-// in errors, which carry stb_image's reason. Safe for untrusted input; images over k_max_image_dimension on a side
-// are rejected before their pixels are allocated.
+// Decodes a PNG from memory to RGBA8 (any channel count or bit depth is converted; other formats are errors).
+// `file` names the source in errors, which carry stb_image's reason. Safe for untrusted input; images over
+// k_max_image_dimension on a side are rejected before their pixels are allocated.
 Result<Image> decode_image(std::span<const std::uint8_t> bytes, const std::string& file);
 
 // Reads and decodes the image at `path`.

@@ -169,6 +169,11 @@ struct AttachmentData {
     Index end_slot = k_none;
 };
 
+// The editor colours of point and clipping attachments when an export stores none (nonessential data), as the
+// official loaders default them.
+inline constexpr Color k_default_point_color{0.38f, 0.94f, 0, 1};
+inline constexpr Color k_default_clipping_color{0.2275f, 0.2275f, 0.8078f, 1};
+
 // One attachment of a skin: the attachment at (slot, name).
 struct SkinEntry {
     Index slot = 0;
@@ -303,8 +308,9 @@ struct SkeletonData {
     std::vector<EventKey> event_keys;
     NameTable strings;                     // event key strings
 
-    // Constraint update order: every constraint sorted by `order` (ties keep kind order ik, transform, path,
-    // physics, then index), as the runtime builds its update cache.
+    // Constraint update order, as the runtime builds its update cache: for each order 0 .. constraint count - 1,
+    // the first constraint with that order, looking at IK, then transform, path and physics constraints. A
+    // constraint whose order is taken or too large is left out (the runtime never updates it either).
     std::vector<ConstraintRef> constraint_order;
 
     // Returns the attachment of `skin` at (slot, name), or k_none. Load-time and API helper (binary search).
@@ -315,7 +321,8 @@ struct SkeletonData {
     std::span<const float> float_span(Range r) const { return {floats.data() + r.offset, r.count}; }
 };
 
-// Sorts each skin's entries and fills constraint_order. Loaders call it last.
+// Sorts each skin's entries by (slot, name), keeping the last attachment of a key set twice, and fills
+// constraint_order. Loaders call it last.
 void finish_skeleton_data(SkeletonData& data);
 
 // Returns the Spine name of a timeline type ("rotate", "rgba2", "physicsReset"...), as `info` prints it.
@@ -324,7 +331,10 @@ const char* timeline_type_name(TimelineType type);
 // Returns the Spine name of an attachment type ("region", "mesh", "boundingbox", "path", "point", "clipping").
 const char* attachment_type_name(AttachmentType type);
 
+// Returns the Spine name of a blend mode ("normal", "additive", "multiply", "screen").
 const char* blend_mode_name(BlendMode mode);
+
+// Returns the Spine name of an inherit mode ("normal", "onlyTranslation", ... "noScaleOrReflection").
 const char* inherit_name(Inherit inherit);
 
 }  // namespace spinegpu

@@ -20,7 +20,8 @@ struct SkeletonLoadOptions {
     float scale = 0;  // multiplies lengths and positions as the official loaders' `scale` does; 0 means 1
 };
 
-// Parses a JSON export held in memory. `file` names the source in errors.
+// Parses a JSON export held in memory (a leading UTF-8 byte order mark is skipped). `file` names the source in
+// errors.
 Result<SkeletonData> load_skeleton_json(std::string_view json, const std::string& file,
                                         const SkeletonLoadOptions& options = {});
 
@@ -28,7 +29,8 @@ Result<SkeletonData> load_skeleton_json(std::string_view json, const std::string
 Result<SkeletonData> load_skeleton_binary(std::span<const std::uint8_t> bytes, const std::string& file,
                                           const SkeletonLoadOptions& options = {});
 
-// Reads `path` and parses it as JSON when its first non-blank byte is '{', as binary otherwise.
+// Reads `path` and parses it as JSON when its first non-blank byte (after a UTF-8 byte order mark) is '{', as
+// binary otherwise.
 Result<SkeletonData> load_skeleton_file(const std::string& path, const SkeletonLoadOptions& options = {});
 
 }  // namespace spinegpu

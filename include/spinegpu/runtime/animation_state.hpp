@@ -10,6 +10,7 @@
 // (after a batch update, for many characters at once).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,19 +20,21 @@
 
 namespace spinegpu {
 
-// Mix durations between animations (Spine's AnimationStateData).
+// Mix durations between animations (Spine's AnimationStateData). Durations are double, as the official runtime
+// keeps them: they are compared with mix times summed from double deltas, and a float 0.2 ends a mix a frame
+// later or earlier than the official 0.2.
 struct MixTable {
-    float default_mix = 0;
+    double default_mix = 0;
     struct Pair {
         Index from = 0, to = 0;
-        float duration = 0;
+        double duration = 0;
     };
     std::vector<Pair> pairs;
 
     // Sets the mix duration from `from` to `to` (replaces an existing pair).
-    void set(Index from, Index to, float duration);
+    void set(Index from, Index to, double duration);
     // The duration for mixing from `from` to `to`: the pair's, else default_mix.
-    float get(Index from, Index to) const;
+    double get(Index from, Index to) const;
 };
 
 // A handle to a track entry. Valid until the entry is disposed; a stale handle is detected by its generation.
@@ -45,7 +48,9 @@ struct TrackEntryId {
 // The empty animation (Spine's "<empty>"): an animation index that names no animation of the data.
 inline constexpr Index k_empty_animation = -2;
 
-// Spine's TrackEntry, with entries linked by pool index (k_no_entry for none).
+// Spine's TrackEntry, with entries linked by pool index (k_no_entry for none). Times, thresholds and alphas are
+// double because the official runtime keeps them as doubles and takes decisions on them (when a delay has passed,
+// a mix has ended, a loop has completed, an event fires): summed in float, those flip a frame early or late.
 struct TrackEntry {
     static constexpr std::uint32_t k_no_entry = 0xffffffffu;
 
@@ -53,16 +58,16 @@ struct TrackEntry {
     std::uint32_t previous = k_no_entry, next = k_no_entry, mixing_from = k_no_entry, mixing_to = k_no_entry;
     std::int32_t track_index = 0;
     bool loop = false, reverse = false, hold_previous = false, shortest_rotation = false;
-    float event_threshold = 0, mix_attachment_threshold = 0, alpha_attachment_threshold = 0,
-          mix_draw_order_threshold = 0;
-    float animation_start = 0, animation_end = 0, animation_last = 0, next_animation_last = 0;
-    float delay = 0, track_time = 0, track_last = 0, next_track_last = 0, track_end = 0, time_scale = 1;
-    float alpha = 1, mix_time = 0, mix_duration = 0, interrupt_alpha = 0, total_alpha = 0;
+    double event_threshold = 0, mix_attachment_threshold = 0, alpha_attachment_threshold = 0,
+           mix_draw_order_threshold = 0;
+    double animation_start = 0, animation_end = 0, animation_last = 0, next_animation_last = 0;
+    double delay = 0, track_time = 0, track_last = 0, next_track_last = 0, track_end = 0, time_scale = 1;
+    double alpha = 1, mix_time = 0, mix_duration = 0, interrupt_alpha = 0, total_alpha = 0;
     MixBlend mix_blend = MixBlend::replace;
     // Per timeline of the animation (AnimationState's bookkeeping).
     std::vector<std::uint8_t> timeline_mode;
     std::vector<std::uint32_t> timeline_hold_mix;  // entry indices
-    std::vector<float> timelines_rotation;
+    std::vector<double> timelines_rotation;
 
     std::uint32_t generation = 0;
     bool in_use = false;
@@ -82,34 +87,43 @@ public:
     // A state for skeletons of `data` (which must outlive it), with mix durations from `mixes`.
     explicit AnimationState(const SkeletonData& data, MixTable mixes = {});
 
-    // Spine's update(delta): advances every track.
-    void update(float delta);
+    // Spine's update(delta): advances every track. Double, as the official runtime adds it (see TrackEntry).
+    void update(double delta);
     // Spine's apply(skeleton): poses `pose` with every track. Returns true if any track was applied.
     bool apply(SkeletonPose& pose);
 
     // Spine's setAnimation / addAnimation / setEmptyAnimation / addEmptyAnimation / setEmptyAnimations /
     // clearTrack / clearTracks. The returned handle names the new entry; set its fields through entry().
     TrackEntryId set_animation(std::int32_t track, Index animation, bool loop);
-    TrackEntryId add_animation(std::int32_t track, Index animation, bool loop, float delay);
-    TrackEntryId set_empty_animation(std::int32_t track, float mix_duration);
-    TrackEntryId add_empty_animation(std::int32_t track, float mix_duration, float delay);
-    void set_empty_animations(float mix_duration);
+    TrackEntryId add_animation(std::int32_t track, Index animation, bool loop, double delay);
+    TrackEntryId set_empty_animation(std::int32_t track, double mix_duration);
+    TrackEntryId add_empty_animation(std::int32_t track, double mix_duration, double delay);
+    void set_empty_animations(double mix_duration);
     void clear_track(std::int32_t track);
     void clear_tracks();
 
-    // The entry a handle names, or null when the handle is stale or invalid.
+    // The entry a handle names, or null when the handle is stale or invalid. The pointer is valid until the next
+    // call that creates an entry (set/add), which may grow the pool.
     TrackEntry* entry(TrackEntryId id);
     const TrackEntry* entry(TrackEntryId id) const;
     // The current entry of `track`, or an invalid handle.
     TrackEntryId current(std::int32_t track) const;
+    // The handle of the live entry at pool index `index`, for following TrackEntry's previous, next, mixing_from
+    // and mixing_to links; an invalid handle for k_no_entry or a free entry.
+    TrackEntryId handle(std::uint32_t index) const;
 
     // Spine's TrackEntry.getAnimationTime, getTrackComplete, setMixDuration(duration, delay), resetRotationDirections.
-    float animation_time(TrackEntryId id) const;
-    float track_complete(TrackEntryId id) const;
-    void set_mix_duration(TrackEntryId id, float mix_duration, float delay);
+    // Preconditions: `id` names a live entry.
+    double animation_time(TrackEntryId id) const;
+    double track_complete(TrackEntryId id) const;
+    void set_mix_duration(TrackEntryId id, double mix_duration, double delay);
     void reset_rotation_directions(TrackEntryId id);
 
-    float time_scale = 1;
+    // How many entries the pool holds, live or free: it grows only when more entries are alive at once than ever
+    // before, so a steady schedule keeps it constant (tests check that the steady state does not allocate).
+    std::size_t pool_size() const { return pool_.size(); }
+
+    double time_scale = 1;
     MixTable mixes;
     // Notifications since the caller last cleared it, in the official listener order.
     std::vector<StateNotification> notifications;
@@ -119,10 +133,16 @@ private:
     std::vector<TrackEntry> pool_;
     std::vector<std::uint32_t> free_;
     std::vector<std::uint32_t> tracks_;  // current entry per track, or TrackEntry::k_no_entry
-    std::int32_t unkeyed_state_ = 0;
+    std::int32_t unkeyed_state_ = 0;     // +2 per apply (Spine's unkeyedState); wraps after ~10^9 applies
     bool animations_changed_ = false;
     std::vector<Index> events_;          // scratch: event keys fired during apply
-    std::vector<std::uint64_t> property_ids_;  // scratch for animations_changed
+    std::vector<std::uint64_t> property_ids_;  // scratch for animations_changed: open-addressing hash set
+    std::uint32_t property_count_ = 0;         // ids in property_ids_
+    std::vector<std::uint64_t> to_ids_;        // scratch: sorted property ids of the entry mixed to
+    // Per bone, the double rotation last written by a rotate timeline applied here (the official bone keeps it in
+    // a double; the pose holds it rounded to float). Used while the pose still holds that value rounded, so that
+    // mixed rotations take the official branch when two rotations are equal (see apply_rotate_timeline).
+    std::vector<double> rotations_;
     // The queue of pending notifications (Spine's EventQueue), drained into `notifications`.
     struct Queued {
         StateNotification::Type type;
@@ -130,7 +150,8 @@ private:
         Index event_key;
     };
     std::vector<Queued> queue_;
-    bool draining_ = false;
+    bool draining_ = false;  // Spine's drainDisabled: set while draining and while clear_tracks and
+                             // set_empty_animations batch their notifications into one drain
 
     friend struct AnimationStateAccess;  // the implementation files' helpers
 };

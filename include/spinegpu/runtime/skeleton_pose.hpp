@@ -31,9 +31,10 @@ struct BoneTransform {
     float x = 0, y = 0, rotation = 0, scale_x = 1, scale_y = 1, shear_x = 0, shear_y = 0;
 };
 
-// A bone's world transform: the 2x2 matrix (a b / c d) and the world position.
+// A bone's world transform: the 2x2 matrix (a b / c d) and the world position. All zero until first computed, as
+// in the official runtime (a bone that its skin never activates keeps these values, and pose dumps print them).
 struct BoneWorld {
-    float a = 1, b = 0, c = 0, d = 1, x = 0, y = 0;
+    float a = 0, b = 0, c = 0, d = 0, x = 0, y = 0;
 };
 
 struct SlotPose {
@@ -66,17 +67,19 @@ struct PathPose {
     bool active = false;
 };
 
-// A physics constraint's parameters (animatable) and its simulation state (Spine's PhysicsConstraint fields).
+// A physics constraint's parameters (animatable) and its simulation state (Spine's PhysicsConstraint fields). The
+// state is double, as the official runtime keeps it: how many fixed steps a frame takes depends on the rounding of
+// `remaining` and `last_time`, and one step more or less moves a springy bone visibly.
 struct PhysicsPose {
     float inertia = 0, strength = 0, damping = 0, mass_inverse = 0, wind = 0, gravity = 0, mix = 0;
     bool active = false;
     bool reset = true;
-    float ux = 0, uy = 0, cx = 0, cy = 0, tx = 0, ty = 0;
-    float x_offset = 0, x_lag = 0, x_velocity = 0;
-    float y_offset = 0, y_lag = 0, y_velocity = 0;
-    float rotate_offset = 0, rotate_lag = 0, rotate_velocity = 0;
-    float scale_offset = 0, scale_lag = 0, scale_velocity = 0;
-    float remaining = 0, last_time = 0;
+    double ux = 0, uy = 0, cx = 0, cy = 0, tx = 0, ty = 0;
+    double x_offset = 0, x_lag = 0, x_velocity = 0;
+    double y_offset = 0, y_lag = 0, y_velocity = 0;
+    double rotate_offset = 0, rotate_lag = 0, rotate_velocity = 0;
+    double scale_offset = 0, scale_lag = 0, scale_velocity = 0;
+    double remaining = 0, last_time = 0;
 };
 
 // One step of the update cache: update a bone's world transform, or apply a constraint.
@@ -118,7 +121,7 @@ struct SkeletonPose {
     // Skeleton-wide state (Spine's Skeleton fields).
     Color color;
     float x = 0, y = 0, scale_x = 1, scale_y = 1;
-    float time = 0;                      // physics time, advanced by update()
+    double time = 0;                     // physics time, advanced by update_time() (double: see PhysicsPose)
     float wind_x = 1, wind_y = 0, gravity_x = 0, gravity_y = 1;
 
     // Scratch for path constraints (positions, spaces, lengths, curves), sized at creation.
@@ -156,11 +159,18 @@ void set_slot_attachment(SkeletonPose& pose, Index slot, Index attachment);
 // Rebuilds the update cache for the current skin (Spine's Skeleton.updateCache).
 void update_cache(SkeletonPose& pose);
 
-// Advances the skeleton's physics time (Spine's Skeleton.update(delta)).
-void update_time(SkeletonPose& pose, float delta);
+// Advances the skeleton's physics time (Spine's Skeleton.update(delta)). Double, as the official runtime adds it:
+// physics constraints count fixed steps from differences of this time, so a delta rounded to float (or a float sum)
+// makes some frames take one step more or less than the official runtime's.
+inline void update_time(SkeletonPose& pose, double delta) { pose.time += delta; }
 
 // Spine's Skeleton.updateWorldTransform(physics): applied pose := local pose, then the update cache in order.
 void update_world_transform(SkeletonPose& pose, Physics physics);
+
+// Spine's Skeleton.physicsTranslate / physicsRotate: moves every physics constraint's simulation as if the skeleton
+// had moved by (x, y), or rotated by `degrees` around (x, y), so that physics do not react to a teleport.
+void physics_translate(SkeletonPose& pose, float x, float y);
+void physics_rotate(SkeletonPose& pose, float x, float y, float degrees);
 
 // Computes bone `bone`'s world transform from its applied pose and parent (Spine's Bone.updateWorldTransform).
 void update_bone_world(SkeletonPose& pose, Index bone);
@@ -182,5 +192,10 @@ std::uint32_t sequence_frame(const SkeletonPose& pose, Index slot, Index attachm
 // Spine's VertexAttachment.computeWorldVertices for `count` floats starting at `start`, into out[offset], stride 2.
 void compute_vertex_attachment_world(const SkeletonPose& pose, Index slot, Index attachment, std::uint32_t start,
                                      std::uint32_t count, float* out, std::uint32_t offset, std::uint32_t stride);
+
+// Spine's Skeleton.getBounds without a clipper: the axis-aligned box around the world vertices of every region and
+// mesh attachment of slots whose bone is active (clipping attachments are ignored, as getBounds does when given no
+// clipper). Writes the lower-left corner and size and returns true; returns false (all four 0) when nothing is shown.
+bool skeleton_bounds(const SkeletonPose& pose, const AtlasBinding& binding, float& x, float& y, float& w, float& h);
 
 }  // namespace spinegpu
