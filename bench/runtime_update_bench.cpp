@@ -1,0 +1,78 @@
+// Runtime update cost per character per frame, one thread: AnimationState update + apply, physics time, world
+// transforms with Physics::update. 1,000 characters of one skeleton, each playing a random animation (looping) at a
+// random phase (fixed seed), as the runtime issue's targets are stated. Reports the time per frame for all
+// characters and, as the counter seconds_per_character (printed with an SI prefix, u = microseconds), the time per character.
+//   build/bench/runtime_update_bench [--benchmark_repetitions=5]
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "spinegpu/data/skeleton_loader.hpp"
+#include "spinegpu/runtime/animation_state.hpp"
+#include "spinegpu/runtime/skeleton_pose.hpp"
+
+namespace {
+
+struct Character {
+    spinegpu::SkeletonPose pose;
+    std::unique_ptr<spinegpu::AnimationState> state;
+};
+
+void update_characters(benchmark::State& bench, const std::string& relative) {
+    const char* env = std::getenv("SPINE_EXAMPLES");
+    std::string path = std::string(env && *env ? env : SPINEGPU_EXAMPLES_DIR) + "/" + relative;
+    spinegpu::Result<spinegpu::SkeletonData> data = spinegpu::load_skeleton_file(path);
+    if (!data) {
+        bench.SkipWithError(data.error().message().c_str());
+        return;
+    }
+    constexpr int k_characters = 1000;
+    constexpr double k_dt = 1.0 / 60;
+    std::mt19937 random(1234);
+    std::vector<Character> crowd;
+    crowd.reserve(k_characters);
+    for (int i = 0; i < k_characters; ++i) {
+        Character c{spinegpu::create_pose(*data), std::make_unique<spinegpu::AnimationState>(*data)};
+        spinegpu::set_to_setup_pose(c.pose);
+        auto animation = static_cast<spinegpu::Index>(random() % data->animations.size());
+        spinegpu::TrackEntryId id = c.state->set_animation(0, animation, true);
+        float duration = data->animations[static_cast<std::size_t>(animation)].duration;
+        c.state->entry(id)->track_time = duration * static_cast<double>(random() % 1000) / 1000.0;
+        crowd.push_back(std::move(c));
+    }
+    // Warm up: let every character reach its steady state (entries allocated, caches built).
+    for (int frame = 0; frame < 10; ++frame)
+        for (Character& c : crowd) {
+            c.state->update(k_dt);
+            c.state->apply(c.pose);
+            spinegpu::update_time(c.pose, k_dt);
+            spinegpu::update_world_transform(c.pose, spinegpu::Physics::update);
+            c.state->notifications.clear();
+        }
+    for (auto _ : bench) {
+        for (Character& c : crowd) {
+            c.state->update(k_dt);
+            c.state->apply(c.pose);
+            spinegpu::update_time(c.pose, k_dt);
+            spinegpu::update_world_transform(c.pose, spinegpu::Physics::update);
+            c.state->notifications.clear();
+        }
+        benchmark::ClobberMemory();
+    }
+    bench.counters["seconds_per_character"] = benchmark::Counter(
+        static_cast<double>(k_characters) * static_cast<double>(bench.iterations()),
+        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+BENCHMARK_CAPTURE(update_characters, spineboy_pro, "spineboy/spineboy-pro.skel")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(update_characters, raptor_pro, "raptor/raptor-pro.skel")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(update_characters, celestial_circus_pro, "celestial-circus/celestial-circus-pro.skel")
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
