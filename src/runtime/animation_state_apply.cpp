@@ -64,14 +64,17 @@ bool AnimationState::apply(SkeletonPose& pose) {
         }
         const std::span<const TimelineData> timelines = Access::timelines(*this, current.animation);
         const std::size_t count = timelines.size();
+        std::uint32_t* const hints = Access::frame_hints(current, count);
         if ((i == 0 && alpha == 1) || blend == MixBlend::add) {
             if (i == 0) attachments = true;
-            for (const TimelineData& timeline : timelines) {
+            for (std::size_t ii = 0; ii < count; ii++) {
+                const TimelineData& timeline = timelines[ii];
                 if (timeline.type == TimelineType::attachment)
-                    Access::apply_attachment_timeline(*this, timeline, pose, apply_time, blend, attachments);
+                    Access::apply_attachment_timeline(*this, timeline, pose, apply_time, blend, attachments,
+                                                      hints + ii);
                 else
                     Access::apply_plain(*this, timeline, pose, animation_last, apply_time, apply_events, alpha,
-                                        blend, MixDirection::in);
+                                        blend, MixDirection::in, hints + ii);
             }
         } else {
             // Sized by compute_hold; the fallback mode blends from the setup pose, as an unset mode does officially.
@@ -87,12 +90,13 @@ bool AnimationState::apply(SkeletonPose& pose) {
                     current.timeline_mode[ii] == k_mode_subsequent ? blend : MixBlend::setup;
                 if (!shortest_rotation && timeline.type == TimelineType::rotate) {
                     Access::apply_rotate_timeline(*this, timeline, pose, apply_time, alpha, timeline_blend,
-                                                  current.timelines_rotation.data() + ii * 2, first_frame);
+                                                  current.timelines_rotation.data() + ii * 2, first_frame, hints + ii);
                 } else if (timeline.type == TimelineType::attachment) {
-                    Access::apply_attachment_timeline(*this, timeline, pose, apply_time, blend, attachments);
+                    Access::apply_attachment_timeline(*this, timeline, pose, apply_time, blend, attachments,
+                                                      hints + ii);
                 } else {
                     Access::apply_plain(*this, timeline, pose, animation_last, apply_time, apply_events, alpha,
-                                        timeline_blend, MixDirection::in);
+                                        timeline_blend, MixDirection::in, hints + ii);
                 }
             }
         }
@@ -142,9 +146,11 @@ double Access::apply_mixing_from(Self& s, std::uint32_t to_index, SkeletonPose& 
     else if (mix < from.event_threshold)
         events = &s.events_;
 
+    std::uint32_t* const hints = frame_hints(from, count);
     if (blend == MixBlend::add) {
-        for (const TimelineData& timeline : timelines)
-            apply_plain(s, timeline, pose, animation_last, apply_time, events, alpha_mix, blend, MixDirection::out);
+        for (std::size_t i = 0; i < count; i++)
+            apply_plain(s, timelines[i], pose, animation_last, apply_time, events, alpha_mix, blend,
+                        MixDirection::out, hints + i);
     } else {
         if (from.timeline_mode.size() != count) from.timeline_mode.resize(count, k_mode_first);
         if (from.timeline_hold_mix.size() != count) from.timeline_hold_mix.resize(count, k_no_entry);
@@ -185,14 +191,15 @@ double Access::apply_mixing_from(Self& s, std::uint32_t to_index, SkeletonPose& 
             from.total_alpha += alpha;
             if (!shortest_rotation && timeline.type == TimelineType::rotate) {
                 apply_rotate_timeline(s, timeline, pose, apply_time, alpha, timeline_blend,
-                                      from.timelines_rotation.data() + i * 2, first_frame);
+                                      from.timelines_rotation.data() + i * 2, first_frame, hints + i);
             } else if (timeline.type == TimelineType::attachment) {
                 apply_attachment_timeline(s, timeline, pose, apply_time, timeline_blend,
-                                          attachments && alpha >= from.alpha_attachment_threshold);
+                                          attachments && alpha >= from.alpha_attachment_threshold, hints + i);
             } else {
                 if (draw_order && timeline.type == TimelineType::draw_order && timeline_blend == MixBlend::setup)
                     direction = MixDirection::in;
-                apply_plain(s, timeline, pose, animation_last, apply_time, events, alpha, timeline_blend, direction);
+                apply_plain(s, timeline, pose, animation_last, apply_time, events, alpha, timeline_blend, direction,
+                            hints + i);
             }
         }
     }
@@ -205,7 +212,7 @@ double Access::apply_mixing_from(Self& s, std::uint32_t to_index, SkeletonPose& 
 }
 
 void Access::apply_attachment_timeline(Self& s, const TimelineData& timeline, SkeletonPose& pose, double time,
-                                       MixBlend blend, bool attachments) {
+                                       MixBlend blend, bool attachments, std::uint32_t* hint) {
     const SkeletonData& data = *s.data_;
     const Index slot = timeline.target;
     if (timeline.frame_count == 0) return;  // never in an export: every official timeline has a key
@@ -217,7 +224,7 @@ void Access::apply_attachment_timeline(Self& s, const TimelineData& timeline, Sk
     } else {
         // Searched with the double time, as the runtime does (rounded to float it could land on a key early).
         const std::uint32_t frame = detail::search_rows(detail::timeline_rows(data, timeline), timeline.frame_count,
-                                                        timeline.entries, time);
+                                                        timeline.entries, time, hint);
         set_attachment(pose, slot, data.indices[timeline.aux.offset + frame], attachments, s.unkeyed_state_);
     }
     // No attachment was keyed (before the first frame, or below a threshold): the setup one is set at the end.
@@ -226,11 +233,12 @@ void Access::apply_attachment_timeline(Self& s, const TimelineData& timeline, Sk
 }
 
 void Access::apply_rotate_timeline(Self& s, const TimelineData& timeline, SkeletonPose& pose, double time,
-                                   double alpha, MixBlend blend, double* memory, bool first_frame) {
+                                   double alpha, MixBlend blend, double* memory, bool first_frame,
+                                   std::uint32_t* hint) {
     const SkeletonData& data = *s.data_;
     if (first_frame) memory[0] = 0;
     if (alpha == 1) {
-        apply_plain(s, timeline, pose, 0, time, nullptr, 1, blend, MixDirection::in);
+        apply_plain(s, timeline, pose, 0, time, nullptr, 1, blend, MixDirection::in, hint);
         return;
     }
     const auto bone = static_cast<std::size_t>(timeline.target);
@@ -251,7 +259,7 @@ void Access::apply_rotate_timeline(Self& s, const TimelineData& timeline, Skelet
         }
     } else {
         r1 = blend == MixBlend::setup ? setup_rotation : rotation(s, pose, bone);
-        r2 = setup_rotation + detail::curve_value_d(data, timeline, time);
+        r2 = setup_rotation + detail::curve_value_d(data, timeline, time, hint);
     }
 
     // Mix along the shortest way the first time, then keep that direction while the two rotations move, even
@@ -303,10 +311,23 @@ void Access::set_rotation(Self& s, SkeletonPose& pose, std::size_t bone, double 
     pose.local[bone].rotation = static_cast<float>(value);
 }
 
+std::uint32_t* Access::frame_hints(TrackEntry& e, std::size_t count) {
+    if (e.timeline_frames.size() != count) e.timeline_frames.resize(count, 0);
+    return e.timeline_frames.data();
+}
+
 void Access::apply_plain(Self& s, const TimelineData& timeline, SkeletonPose& pose, double last_time, double time,
-                         std::vector<Index>* events, double alpha, MixBlend blend, MixDirection direction) {
+                         std::vector<Index>* events, double alpha, MixBlend blend, MixDirection direction,
+                         std::uint32_t* hint) {
     if (timeline.type != TimelineType::rotate) {
-        apply_timeline(*s.data_, timeline, pose, last_time, time, events, alpha, blend, direction);
+        // Bone timelines (most of every animation; their types come first in TimelineType) straight to their
+        // family, with the search hint.
+        if (timeline.type <= TimelineType::inherit) {
+            if (timeline.frame_count != 0)
+                detail::apply_bone_timeline(*s.data_, timeline, pose, time, alpha, blend, direction, hint);
+        } else {
+            apply_timeline(*s.data_, timeline, pose, last_time, time, events, alpha, blend, direction);
+        }
         return;
     }
     // RotateTimeline.apply (as bone_timelines.cpp does it), keeping the double result for later mixes.
@@ -314,7 +335,7 @@ void Access::apply_plain(Self& s, const TimelineData& timeline, SkeletonPose& po
     if (timeline.frame_count == 0 || !pose.bone_active[bone]) return;
     set_rotation(s, pose, bone,
                  detail::relative_value(*s.data_, timeline, time, alpha, blend, rotation(s, pose, bone),
-                                        s.data_->bones[bone].rotation));
+                                        s.data_->bones[bone].rotation, hint));
 }
 
 void Access::queue_events(Self& s, std::uint32_t index, double animation_time) {

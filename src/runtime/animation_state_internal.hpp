@@ -54,16 +54,22 @@ struct AnimationStateAccess {
     // Spine's applyMixingFrom, applyRotateTimeline (`memory`: the entry's two timelinesRotation values for this
     // timeline), applyAttachmentTimeline, queueEvents.
     static double apply_mixing_from(Self& s, std::uint32_t to, SkeletonPose& pose, MixBlend blend);
+    // `hint`: the entry's timeline_frames slot for this timeline (search_rows' hint).
     static void apply_rotate_timeline(Self& s, const TimelineData& timeline, SkeletonPose& pose, double time,
-                                      double alpha, MixBlend blend, double* memory, bool first_frame);
+                                      double alpha, MixBlend blend, double* memory, bool first_frame,
+                                      std::uint32_t* hint);
     static void apply_attachment_timeline(Self& s, const TimelineData& timeline, SkeletonPose& pose, double time,
-                                          MixBlend blend, bool attachments);
+                                          MixBlend blend, bool attachments, std::uint32_t* hint);
     static void queue_events(Self& s, std::uint32_t entry, double animation_time);
 
     // Timeline.apply for every timeline AnimationState does not special-case: rotate timelines here (keeping the
     // double rotation in rotations_), the others through apply_timeline.
     static void apply_plain(Self& s, const TimelineData& timeline, SkeletonPose& pose, double last_time, double time,
-                            std::vector<Index>* events, double alpha, MixBlend blend, MixDirection direction);
+                            std::vector<Index>* events, double alpha, MixBlend blend, MixDirection direction,
+                            std::uint32_t* hint);
+    // Sizes the entry's per-timeline hints for `count` timelines (allocates only when an entry first plays an
+    // animation with more timelines than any it played before).
+    static std::uint32_t* frame_hints(TrackEntry& e, std::size_t count);
     // A bone's rotation as the official runtime holds it: rotations_ while the pose still holds it rounded, else the
     // pose's float.
     static double rotation(const Self& s, const SkeletonPose& pose, std::size_t bone);

@@ -10,7 +10,7 @@ namespace {
 
 // Translate and shear: two values added to the setup values.
 void apply_offset_pair(const SkeletonData& data, const TimelineData& timeline, double time, double alpha,
-                       MixBlend blend, float& x, float& y, float setup_x, float setup_y) {
+                       MixBlend blend, float& x, float& y, float setup_x, float setup_y, std::uint32_t* hint) {
     if (time < timeline_rows(data, timeline)[0]) {
         switch (blend) {
             case MixBlend::setup:
@@ -25,7 +25,7 @@ void apply_offset_pair(const SkeletonData& data, const TimelineData& timeline, d
         }
     }
     double v[2];
-    curve_values(data, timeline, time, 2, v);
+    curve_values(data, timeline, time, 2, v, hint);
     switch (blend) {
         case MixBlend::setup:
             x = static_cast<float>(setup_x + v[0] * alpha);
@@ -47,7 +47,7 @@ void apply_offset_pair(const SkeletonData& data, const TimelineData& timeline, d
 // scale_value, which does the same for one axis).
 void apply_scale_pair(const SkeletonData& data, const TimelineData& timeline, double time, double alpha,
                       MixBlend blend, MixDirection direction, float& scale_x, float& scale_y, float setup_x,
-                      float setup_y) {
+                      float setup_y, std::uint32_t* hint) {
     if (time < timeline_rows(data, timeline)[0]) {
         switch (blend) {
             case MixBlend::setup:
@@ -62,7 +62,7 @@ void apply_scale_pair(const SkeletonData& data, const TimelineData& timeline, do
         }
     }
     double v[2];
-    curve_values(data, timeline, time, 2, v);
+    curve_values(data, timeline, time, 2, v, hint);
     double x = v[0] * setup_x, y = v[1] * setup_y;
     double cx = scale_x, cy = scale_y;
     if (alpha == 1) {
@@ -94,7 +94,7 @@ void apply_scale_pair(const SkeletonData& data, const TimelineData& timeline, do
 }
 
 void apply_inherit(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose, Index bone,
-                   double time, MixBlend blend, MixDirection direction) {
+                   double time, MixBlend blend, MixDirection direction, std::uint32_t* hint) {
     auto b = static_cast<std::size_t>(bone);
     Inherit setup = data.bones[b].inherit;
     if (direction == MixDirection::out) {
@@ -106,7 +106,7 @@ void apply_inherit(const SkeletonData& data, const TimelineData& timeline, Skele
         if (blend == MixBlend::setup || blend == MixBlend::first) pose.inherit[b] = setup;
         return;
     }
-    float value = rows[search_rows(rows, timeline.frame_count, 2, time) * 2 + 1];
+    float value = rows[search_rows(rows, timeline.frame_count, 2, time, hint) * 2 + 1];
     // Loaders store one of the five modes; anything else leaves the bone as it is.
     if (value >= 0 && value <= static_cast<float>(Inherit::no_scale_or_reflection))
         pose.inherit[b] = static_cast<Inherit>(static_cast<int>(value));
@@ -115,7 +115,7 @@ void apply_inherit(const SkeletonData& data, const TimelineData& timeline, Skele
 }  // namespace
 
 void apply_bone_timeline(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose, double time,
-                         double alpha, MixBlend blend, MixDirection direction) {
+                         double alpha, MixBlend blend, MixDirection direction, std::uint32_t* hint) {
     Index bone = timeline.target;
     auto b = static_cast<std::size_t>(bone);
     if (!pose.bone_active[b]) return;
@@ -124,42 +124,42 @@ void apply_bone_timeline(const SkeletonData& data, const TimelineData& timeline,
     switch (timeline.type) {
         case TimelineType::rotate:
             local.rotation = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.rotation,
-                                                               setup.rotation));
+                                                               setup.rotation, hint));
             break;
         case TimelineType::translate:
-            apply_offset_pair(data, timeline, time, alpha, blend, local.x, local.y, setup.x, setup.y);
+            apply_offset_pair(data, timeline, time, alpha, blend, local.x, local.y, setup.x, setup.y, hint);
             break;
         case TimelineType::translate_x:
-            local.x = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.x, setup.x));
+            local.x = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.x, setup.x, hint));
             break;
         case TimelineType::translate_y:
-            local.y = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.y, setup.y));
+            local.y = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.y, setup.y, hint));
             break;
         case TimelineType::scale:
             apply_scale_pair(data, timeline, time, alpha, blend, direction, local.scale_x, local.scale_y, setup.scale_x,
-                             setup.scale_y);
+                             setup.scale_y, hint);
             break;
         case TimelineType::scale_x:
             local.scale_x = static_cast<float>(
-                scale_value(data, timeline, time, alpha, blend, direction, local.scale_x, setup.scale_x));
+                scale_value(data, timeline, time, alpha, blend, direction, local.scale_x, setup.scale_x, hint));
             break;
         case TimelineType::scale_y:
             local.scale_y = static_cast<float>(
-                scale_value(data, timeline, time, alpha, blend, direction, local.scale_y, setup.scale_y));
+                scale_value(data, timeline, time, alpha, blend, direction, local.scale_y, setup.scale_y, hint));
             break;
         case TimelineType::shear:
             apply_offset_pair(data, timeline, time, alpha, blend, local.shear_x, local.shear_y, setup.shear_x,
-                              setup.shear_y);
+                              setup.shear_y, hint);
             break;
         case TimelineType::shear_x:
             local.shear_x = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.shear_x,
-                                                              setup.shear_x));
+                                                              setup.shear_x, hint));
             break;
         case TimelineType::shear_y:
             local.shear_y = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.shear_y,
-                                                              setup.shear_y));
+                                                              setup.shear_y, hint));
             break;
-        case TimelineType::inherit: apply_inherit(data, timeline, pose, bone, time, blend, direction); break;
+        case TimelineType::inherit: apply_inherit(data, timeline, pose, bone, time, blend, direction, hint); break;
         default: break;
     }
 }

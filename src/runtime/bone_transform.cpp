@@ -4,37 +4,28 @@
 // per level.
 #include <cmath>
 
+#include "bone_world.hpp"
+#include "fast_trig.hpp"
 #include "runtime_math.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
 namespace spinegpu {
 
+namespace detail {
+const double k_cos_90 = std::cos(90 * k_deg_rad);
+const double k_sin_90 = std::sin(90 * k_deg_rad);
+}  // namespace detail
+
+using detail::fast_atan2;
+using detail::fast_cos;
+using detail::fast_sin;
 using detail::k_deg_rad;
 using detail::k_rad_deg;
 
 namespace {
 
-struct Matrix {
-    double a, b, c, d;
-};
-
-// cos and sin of the runtime's 90 degrees (its pi is not quite pi, so these are not quite 0 and 1).
-const double k_cos_90 = std::cos(90 * k_deg_rad);
-const double k_sin_90 = std::sin(90 * k_deg_rad);
-
-// The local rotation/scale/shear matrix of an applied pose (rotation and shear in degrees).
-Matrix local_matrix(double rotation, double scale_x, double scale_y, double shear_x, double shear_y) {
-    const double rx = (rotation + shear_x) * k_deg_rad;
-    const double cos_x = std::cos(rx), sin_x = std::sin(rx);
-    if (shear_x == shear_y) {
-        // The y axis is the x axis turned by the runtime's 90 degrees: the angle-sum identity saves two of the four
-        // trigonometric calls per bone and agrees with computing them to about 1e-16.
-        return {cos_x * scale_x, (cos_x * k_cos_90 - sin_x * k_sin_90) * scale_y, sin_x * scale_x,
-                (sin_x * k_cos_90 + cos_x * k_sin_90) * scale_y};
-    }
-    const double ry = (rotation + 90 + shear_y) * k_deg_rad;
-    return {cos_x * scale_x, std::cos(ry) * scale_y, sin_x * scale_x, std::sin(ry) * scale_y};
-}
+using Matrix = detail::LocalMatrix;
+using detail::local_matrix;
 
 struct WorldD {
     double a, b, c, d, x, y;
@@ -81,11 +72,11 @@ WorldD bone_world_from_applied(const SkeletonPose& pose, Index bone) {
             s = std::abs(pa * pd * isy - pb * isx * pc) / s;
             pb = pc * s;
             pd = pa * s;
-            prx = std::atan2(pc, pa) * k_rad_deg;
+            prx = fast_atan2(pc, pa) * k_rad_deg;
         } else {
             pa = 0;
             pc = 0;
-            prx = 90 - std::atan2(pd, pb) * k_rad_deg;
+            prx = 90 - fast_atan2(pd, pb) * k_rad_deg;
         }
         const Matrix l = local_matrix(rotation - prx, scale_x, scale_y, shear_x, shear_y);
         m = {pa * l.a - pb * l.c, pa * l.b - pb * l.d, pc * l.a + pd * l.c, pc * l.b + pd * l.d};
@@ -95,7 +86,7 @@ WorldD bone_world_from_applied(const SkeletonPose& pose, Index bone) {
     case Inherit::no_scale_or_reflection: {
         // The parent's rotation applied to a unit x axis, renormalised: rotation inherited, scale not.
         const double r = rotation * k_deg_rad;
-        const double cos = std::cos(r), sin = std::sin(r);
+        const double cos = fast_cos(r), sin = fast_sin(r);
         double za = (pa * cos + pb * sin) / sx;
         double zc = (pc * cos + pd * sin) / sy;
         double s = std::sqrt(za * za + zc * zc);
@@ -105,9 +96,9 @@ WorldD bone_world_from_applied(const SkeletonPose& pose, Index bone) {
         s = std::sqrt(za * za + zc * zc);
         if (pose.inherit[i] == Inherit::no_scale && (pa * pd - pb * pc < 0) != ((sx < 0) != (sy < 0))) s = -s;
         // Math.PI here, not the runtime's own pi: this is what the official formula uses.
-        const double zr = detail::k_true_pi / 2 + std::atan2(zc, za);
-        const double zb = std::cos(zr) * s;
-        const double zd = std::sin(zr) * s;
+        const double zr = detail::k_true_pi / 2 + fast_atan2(zc, za);
+        const double zb = fast_cos(zr) * s;
+        const double zd = fast_sin(zr) * s;
         const Matrix l = local_matrix(0, scale_x, scale_y, shear_x, shear_y);
         m = {za * l.a + zb * l.c, za * l.b + zb * l.d, zc * l.a + zd * l.c, zc * l.b + zd * l.d};
         break;
@@ -119,6 +110,12 @@ WorldD bone_world_from_applied(const SkeletonPose& pose, Index bone) {
 }  // namespace
 
 void update_bone_world(SkeletonPose& pose, Index bone) {
+    const auto i = static_cast<std::size_t>(bone);
+    const Index parent = pose.data->bones[i].parent;
+    if (parent != k_none && pose.inherit[i] == Inherit::normal) {
+        detail::normal_bone_world(pose.applied[i], pose.world[static_cast<std::size_t>(parent)], pose.world[i]);
+        return;
+    }
     const WorldD w = bone_world_from_applied(pose, bone);
     pose.world[static_cast<std::size_t>(bone)] =
         BoneWorld{static_cast<float>(w.a), static_cast<float>(w.b), static_cast<float>(w.c),
@@ -136,11 +133,11 @@ void update_applied_transform(SkeletonPose& pose, Index bone) {
     if (parent == k_none) {
         t.x = static_cast<float>(w.x - static_cast<double>(pose.x));
         t.y = static_cast<float>(w.y - static_cast<double>(pose.y));
-        t.rotation = static_cast<float>(std::atan2(c, a) * k_rad_deg);
+        t.rotation = static_cast<float>(fast_atan2(c, a) * k_rad_deg);
         t.scale_x = static_cast<float>(std::sqrt(a * a + c * c));
         t.scale_y = static_cast<float>(std::sqrt(b * b + d * d));
         t.shear_x = 0;
-        t.shear_y = static_cast<float>(std::atan2(a * b + c * d, a * d - b * c) * k_rad_deg);
+        t.shear_y = static_cast<float>(fast_atan2(a * b + c * d, a * d - b * c) * k_rad_deg);
         return;
     }
 
@@ -174,7 +171,7 @@ void update_applied_transform(SkeletonPose& pose, Index bone) {
         case Inherit::no_scale_or_reflection: {
             // The official runtime uses the bone's local (not applied) rotation here.
             const double r = static_cast<double>(pose.local[i].rotation) * k_deg_rad;
-            const double cos = std::cos(r), sin = std::sin(r);
+            const double cos = fast_cos(r), sin = fast_sin(r);
             pa = (pa * cos + pb * sin) / sx;
             pc = (pc * cos + pd * sin) / sy;
             double s = std::sqrt(pa * pa + pc * pc);
@@ -184,9 +181,9 @@ void update_applied_transform(SkeletonPose& pose, Index bone) {
             s = std::sqrt(pa * pa + pc * pc);
             if (inherit == Inherit::no_scale && (pid < 0) != ((sx < 0) != (sy < 0))) s = -s;
             // The runtime's own pi here (unlike update_bone_world's Math.PI).
-            const double zr = detail::k_spine_pi / 2 + std::atan2(pc, pa);
-            pb = std::cos(zr) * s;
-            pd = std::sin(zr) * s;
+            const double zr = detail::k_spine_pi / 2 + fast_atan2(pc, pa);
+            pb = fast_cos(zr) * s;
+            pd = fast_sin(zr) * s;
             pid = 1 / (pa * pd - pb * pc);
             ia = pd * pid;
             ib = pb * pid;
@@ -209,13 +206,13 @@ void update_applied_transform(SkeletonPose& pose, Index bone) {
         const double det = ra * rd - rb * rc;
         t.scale_x = static_cast<float>(scale_x);
         t.scale_y = static_cast<float>(det / scale_x);
-        t.shear_y = static_cast<float>(-std::atan2(ra * rb + rc * rd, det) * k_rad_deg);
-        t.rotation = static_cast<float>(std::atan2(rc, ra) * k_rad_deg);
+        t.shear_y = static_cast<float>(-fast_atan2(ra * rb + rc * rd, det) * k_rad_deg);
+        t.rotation = static_cast<float>(fast_atan2(rc, ra) * k_rad_deg);
     } else {
         t.scale_x = 0;
         t.scale_y = static_cast<float>(std::sqrt(rb * rb + rd * rd));
         t.shear_y = 0;
-        t.rotation = static_cast<float>(90 - std::atan2(rd, rb) * k_rad_deg);
+        t.rotation = static_cast<float>(90 - fast_atan2(rd, rb) * k_rad_deg);
     }
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "constraints.hpp"
+#include "fast_trig.hpp"
 #include "runtime_math.hpp"
 
 namespace spinegpu::detail {
@@ -68,7 +69,7 @@ void solve_ik_one(SkeletonPose& pose, Index bone, float target_x, float target_y
             const double sa = pa / sx_skeleton, sc = pc / sy_skeleton;
             pb = -sc * s * sx_skeleton;
             pd = sa * s * sy_skeleton;
-            rotation_ik += std::atan2(sc, sa) * k_rad_deg;
+            rotation_ik += fast_atan2(sc, sa) * k_rad_deg;
         }
         const double x = tx_world - p.x, y = ty_world - p.y;
         const double d = pa * pd - pb * pc;
@@ -80,7 +81,7 @@ void solve_ik_one(SkeletonPose& pose, Index bone, float target_x, float target_y
             ty = (y * pa - x * pc) / d - t.y;
         }
     }
-    rotation_ik += std::atan2(ty, tx) * k_rad_deg;
+    rotation_ik += fast_atan2(ty, tx) * k_rad_deg;
     if (t.scale_x < 0) rotation_ik += 180;
     rotation_ik = wrap_degrees(rotation_ik);
 
@@ -198,14 +199,14 @@ void solve_ik_two(SkeletonPose& pose, Index parent, Index child, float target_x,
             a2 = std::acos(cos) * bend;
         }
         a = l1 + l2 * cos;
-        b = l2 * std::sin(a2);
-        a1 = std::atan2(ty * a - tx * b, tx * a + ty * b);
+        b = l2 * fast_sin(a2);
+        a1 = fast_atan2(ty * a - tx * b, tx * a + ty * b);
     } else {
         // Non-uniform parent scale: the child's reach is an ellipse; intersect it with the circle through the
         // target, or take the closest or farthest point of the ellipse when they do not meet.
         a = psx * l2;
         b = psy * l2;
-        const double aa = a * a, bb = b * b, ta = std::atan2(ty, tx);
+        const double aa = a * a, bb = b * b, ta = fast_atan2(ty, tx);
         c = bb * l1 * l1 + aa * dd - aa * bb;
         const double c1 = -2 * bb * l1, c2 = bb - aa;
         d = c1 * c1 - 4 * c2 * c;
@@ -219,8 +220,8 @@ void solve_ik_two(SkeletonPose& pose, Index parent, Index child, float target_x,
             const double rr = dd - r * r;
             if (rr >= 0) {
                 y = std::sqrt(rr) * bend;
-                a1 = ta - std::atan2(y, r);
-                a2 = std::atan2(y / psy, (r - l1) / psx);
+                a1 = ta - fast_atan2(y, r);
+                a2 = fast_atan2(y / psy, (r - l1) / psx);
                 solved = true;
             }
         }
@@ -230,8 +231,8 @@ void solve_ik_two(SkeletonPose& pose, Index parent, Index child, float target_x,
             c = -a * l1 / (aa - bb);
             if (c >= -1 && c <= 1) {
                 c = std::acos(c);
-                x = a * std::cos(c) + l1;
-                y = b * std::sin(c);
+                x = a * fast_cos(c) + l1;
+                y = b * fast_sin(c);
                 d = x * x + y * y;
                 if (d < min_dist) {
                     min_angle = c;
@@ -247,15 +248,15 @@ void solve_ik_two(SkeletonPose& pose, Index parent, Index child, float target_x,
                 }
             }
             if (dd <= (min_dist + max_dist) * 0.5) {
-                a1 = ta - std::atan2(min_y * bend, min_x);
+                a1 = ta - fast_atan2(min_y * bend, min_x);
                 a2 = min_angle * bend;
             } else {
-                a1 = ta - std::atan2(max_y * bend, max_x);
+                a1 = ta - fast_atan2(max_y * bend, max_x);
                 a2 = max_angle * bend;
             }
         }
     }
-    const double os = std::atan2(cy, cx) * s2;
+    const double os = fast_atan2(cy, cx) * s2;
     double rotation = pt.rotation;
     a1 = wrap_degrees((a1 - os) * k_rad_deg + os1 - rotation);
     pose_bone(pose, parent, px, py, rotation + a1 * alpha, sx, sy, 0, 0);

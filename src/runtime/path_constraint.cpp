@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "constraints.hpp"
+#include "fast_trig.hpp"
 #include "runtime_math.hpp"
 
 namespace spinegpu::detail {
@@ -57,7 +58,7 @@ void add_curve_position(double p, double x1, double y1, double cx1, double cy1, 
     if (p == 0 || std::isnan(p)) {
         out[0] = static_cast<float>(x1);
         out[1] = static_cast<float>(y1);
-        out[2] = static_cast<float>(std::atan2(cy1 - y1, cx1 - x1));
+        out[2] = static_cast<float>(fast_atan2(cy1 - y1, cx1 - x1));
         return;
     }
     const double tt = p * p, ttt = tt * p, u = 1 - p, uu = u * u, uuu = uu * u;
@@ -68,27 +69,27 @@ void add_curve_position(double p, double x1, double y1, double cx1, double cy1, 
     out[1] = static_cast<float>(y);
     if (!tangents) return;
     if (p < 0.001)
-        out[2] = static_cast<float>(std::atan2(cy1 - y1, cx1 - x1));
+        out[2] = static_cast<float>(fast_atan2(cy1 - y1, cx1 - x1));
     else
-        out[2] = static_cast<float>(std::atan2(y - (y1 * uu + cy1 * ut * 2 + cy2 * tt),
+        out[2] = static_cast<float>(fast_atan2(y - (y1 * uu + cy1 * ut * 2 + cy2 * tt),
                                                x - (x1 * uu + cx1 * ut * 2 + cx2 * tt)));
 }
 
 // Before the start of an open path: continue along the line from the first point through its handle (p <= 0).
 void add_before_position(double p, const float* w, float* out) {
     const double x1 = w[0], y1 = w[1];
-    const double r = std::atan2(w[3] - y1, w[2] - x1);
-    out[0] = static_cast<float>(x1 + p * std::cos(r));
-    out[1] = static_cast<float>(y1 + p * std::sin(r));
+    const double r = fast_atan2(w[3] - y1, w[2] - x1);
+    out[0] = static_cast<float>(x1 + p * fast_cos(r));
+    out[1] = static_cast<float>(y1 + p * fast_sin(r));
     out[2] = static_cast<float>(r);
 }
 
 // Past the end of an open path: continue along the line from the last handle through the last point (p >= 0).
 void add_after_position(double p, const float* w, float* out) {
     const double x1 = w[2], y1 = w[3];
-    const double r = std::atan2(y1 - w[1], x1 - w[0]);
-    out[0] = static_cast<float>(x1 + p * std::cos(r));
-    out[1] = static_cast<float>(y1 + p * std::sin(r));
+    const double r = fast_atan2(y1 - w[1], x1 - w[0]);
+    out[0] = static_cast<float>(x1 + p * fast_cos(r));
+    out[1] = static_cast<float>(y1 + p * fast_sin(r));
     out[2] = static_cast<float>(r);
 }
 
@@ -465,10 +466,10 @@ void apply_path_constraint(SkeletonPose& pose, Index constraint, Physics) {
             else if (spaces[i + 1] == 0)
                 r = positions[p + 2];
             else
-                r = std::atan2(dy, dx);
-            r -= std::atan2(c, a);
+                r = fast_atan2(dy, dx);
+            r -= fast_atan2(c, a);
             if (tip) {
-                const double cos = std::cos(r), sin = std::sin(r);
+                const double cos = fast_cos(r), sin = fast_sin(r);
                 const double length = data.bones[static_cast<std::size_t>(bone)].length;
                 bone_x += (length * (cos * a - sin * c) - dx) * mix_rotate;
                 bone_y += (length * (sin * a + cos * c) - dy) * mix_rotate;
@@ -480,7 +481,7 @@ void apply_path_constraint(SkeletonPose& pose, Index constraint, Physics) {
             else if (r < -k_spine_pi)
                 r += k_spine_pi2;
             r *= mix_rotate;
-            const double cos = std::cos(r), sin = std::sin(r);
+            const double cos = fast_cos(r), sin = fast_sin(r);
             w.a = static_cast<float>(cos * a - sin * c);
             w.b = static_cast<float>(cos * b - sin * d);
             w.c = static_cast<float>(sin * a + cos * c);

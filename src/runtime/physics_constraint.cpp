@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "constraints.hpp"
+#include "fast_trig.hpp"
 #include "runtime_math.hpp"
 
 namespace spinegpu::detail {
@@ -21,7 +22,11 @@ constexpr double k_inv_spine_pi2 = 1 / k_spine_pi2;
 // store an integer rate, so the double is recovered from it exactly.
 double fixed_step(float step) {
     const double fps = 1.0 / static_cast<double>(step);
-    const double rounded = std::round(fps);
+    // Nearest integer without a libm call (this runs for every constraint every frame): adding 1.5 * 2^52 pushes
+    // the fraction out of the mantissa. It rounds halves to even where std::round rounds them away from zero, which
+    // cannot matter: a half is 0.5 away and fails the test below either way.
+    constexpr double shift = 6755399441055744.0;
+    const double rounded = fps < 4.0e15 ? (fps + shift) - shift : fps;
     if (rounded > 0 && std::abs(fps - rounded) < 1e-3) return 1.0 / rounded;
     return step;
 }
@@ -100,22 +105,22 @@ void simulate(SkeletonPose& pose, const PhysicsConstraintData& d, PhysicsPose& s
         }
 
         if (ch.rotate_or_shear_x || ch.scale_x) {
-            const double ca = std::atan2(static_cast<double>(w.c), static_cast<double>(w.a));
+            const double ca = fast_atan2(static_cast<double>(w.c), static_cast<double>(w.a));
             double c = 0, sn = 0, mr = 0;
             const double dx = clamp_abs(s.cx - w.x, qx), dy = clamp_abs(s.cy - w.y, qy);
             const double world_length = bone_length * std::sqrt(static_cast<double>(w.a) * w.a +
                                                                 static_cast<double>(w.c) * w.c);
             if (ch.rotate_or_shear_x) {
                 mr = (static_cast<double>(d.rotate) + d.shear_x) * mix;
-                double r = std::atan2(dy + s.ty, dx + s.tx) - ca - s.rotate_offset * mr;
+                double r = fast_atan2(dy + s.ty, dx + s.tx) - ca - s.rotate_offset * mr;
                 s.rotate_offset += (r - std::ceil(r * k_inv_spine_pi2 - 0.5) * k_spine_pi2) * inertia;
                 r = s.rotate_offset * mr + ca;
-                c = std::cos(r);
-                sn = std::sin(r);
+                c = fast_cos(r);
+                sn = fast_sin(r);
                 if (ch.scale_x && world_length > 0) s.scale_offset += (dx * c + dy * sn) * inertia / world_length;
             } else {
-                c = std::cos(ca);
-                sn = std::sin(ca);
+                c = fast_cos(ca);
+                sn = fast_sin(ca);
                 if (world_length > 0) s.scale_offset += (dx * c + dy * sn) * inertia / world_length;
             }
             a = s.remaining;
@@ -137,8 +142,8 @@ void simulate(SkeletonPose& pose, const PhysicsConstraintData& d, PhysicsPose& s
                         s.rotate_velocity *= damping;
                         if (a < t) break;
                         const double r = s.rotate_offset * mr + ca;
-                        c = std::cos(r);
-                        sn = std::sin(r);
+                        c = fast_cos(r);
+                        sn = fast_sin(r);
                     } else if (a < t) {
                         break;
                     }
@@ -186,19 +191,19 @@ void apply_physics_constraint(SkeletonPose& pose, Index constraint, Physics phys
             double r = 0;
             if (d.rotate > 0) {
                 r = o * d.rotate;
-                const double sn = std::sin(r), cs = std::cos(r);
+                const double sn = fast_sin(r), cs = fast_cos(r);
                 const double bb = b;
                 b = cs * bb - sn * dd;
                 dd = sn * bb + cs * dd;
             }
             r += o * d.shear_x;
-            const double sn = std::sin(r), cs = std::cos(r);
+            const double sn = fast_sin(r), cs = fast_cos(r);
             const double aa = a;
             a = cs * aa - sn * c;
             c = sn * aa + cs * c;
         } else {
             const double r = o * d.rotate;
-            const double sn = std::sin(r), cs = std::cos(r);
+            const double sn = fast_sin(r), cs = fast_cos(r);
             const double aa = a, bb = b;
             a = cs * aa - sn * c;
             c = sn * aa + cs * c;
@@ -236,7 +241,7 @@ void translate_physics_constraint(SkeletonPose& pose, Index constraint, float x,
 
 void rotate_physics_constraint(SkeletonPose& pose, Index constraint, float x, float y, float degrees) {
     // The translation that carries the last simulated position around (x, y) by `degrees`.
-    const double r = degrees * k_deg_rad, cos = std::cos(r), sin = std::sin(r);
+    const double r = degrees * k_deg_rad, cos = fast_cos(r), sin = fast_sin(r);
     PhysicsPose& s = pose.physics[static_cast<std::size_t>(constraint)];
     const double dx = s.cx - x, dy = s.cy - y;
     const double tx = dx * cos - dy * sin - dx, ty = dx * sin + dy * cos - dy;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "bone_world.hpp"
 #include "constraints.hpp"
 
 namespace spinegpu {
@@ -162,11 +163,20 @@ void set_slots_to_setup_pose(SkeletonPose& pose) {
 
 void update_world_transform(SkeletonPose& pose, Physics physics) {
     std::copy(pose.local.begin(), pose.local.end(), pose.applied.begin());
+    const BoneData* bones = pose.data->bones.data();
     for (const UpdateStep& step : pose.update_cache) {
         switch (step.kind) {
-        case UpdateStep::Kind::bone:
-            update_bone_world(pose, step.index);
+        case UpdateStep::Kind::bone: {
+            // The common case inline (constraints run between bones and may change any pose array, so nothing is
+            // hoisted out of the loop but the immutable data).
+            const auto i = static_cast<std::size_t>(step.index);
+            const Index parent = bones[i].parent;
+            if (parent != k_none && pose.inherit[i] == Inherit::normal)
+                detail::normal_bone_world(pose.applied[i], pose.world[static_cast<std::size_t>(parent)], pose.world[i]);
+            else
+                update_bone_world(pose, step.index);
             break;
+        }
         case UpdateStep::Kind::ik:
             detail::apply_ik_constraint(pose, step.index, physics);
             break;

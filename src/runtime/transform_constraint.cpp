@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "constraints.hpp"
+#include "fast_trig.hpp"
 #include "runtime_math.hpp"
 
 namespace spinegpu::detail {
@@ -41,10 +42,10 @@ void apply_world(SkeletonPose& pose, const TransformConstraintData& data, const 
         // The whole edit in double, rounded once, as the runtime keeps its world matrices in doubles.
         double a = w.a, b = w.b, c = w.c, d = w.d, wx = w.x, wy = w.y;
         if (mix.rotate != 0) {
-            double r = relative ? std::atan2(tc, ta) + offset_rotation
-                                : std::atan2(tc, ta) - std::atan2(c, a) + offset_rotation;
+            double r = relative ? fast_atan2(tc, ta) + offset_rotation
+                                : fast_atan2(tc, ta) - fast_atan2(c, a) + offset_rotation;
             r = wrap_radians(r) * mix.rotate;
-            const double cos = std::cos(r), sin = std::sin(r);
+            const double cos = fast_cos(r), sin = fast_sin(r);
             const double ra = a, rb = b;
             a = cos * ra - sin * c;
             b = cos * rb - sin * d;
@@ -85,18 +86,18 @@ void apply_world(SkeletonPose& pose, const TransformConstraintData& data, const 
             d *= s;
         }
         if (mix.shear_y > 0) {
-            const double by = std::atan2(d, b);
+            const double by = fast_atan2(d, b);
             double r;
             if (relative) {
-                r = wrap_radians(std::atan2(td, tb) - std::atan2(tc, ta));
+                r = wrap_radians(fast_atan2(td, tb) - fast_atan2(tc, ta));
                 r = by + (r - k_spine_pi / 2 + offset_shear_y) * mix.shear_y;
             } else {
-                r = wrap_radians(std::atan2(td, tb) - std::atan2(tc, ta) - (by - std::atan2(c, a)));
+                r = wrap_radians(fast_atan2(td, tb) - fast_atan2(tc, ta) - (by - fast_atan2(c, a)));
                 r = by + (r + offset_shear_y) * mix.shear_y;
             }
             const double s = std::sqrt(b * b + d * d);
-            b = std::cos(r) * s;
-            d = std::sin(r) * s;
+            b = fast_cos(r) * s;
+            d = fast_sin(r) * s;
         }
         w.a = static_cast<float>(a);
         w.b = static_cast<float>(b);

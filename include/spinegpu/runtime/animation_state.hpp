@@ -68,6 +68,8 @@ struct TrackEntry {
     std::vector<std::uint8_t> timeline_mode;
     std::vector<std::uint32_t> timeline_hold_mix;  // entry indices
     std::vector<double> timelines_rotation;
+    // The keyframe row each timeline found last (a search hint: any value is correct, a good one saves the search).
+    std::vector<std::uint32_t> timeline_frames;
 
     std::uint32_t generation = 0;
     bool in_use = false;
