@@ -1,0 +1,59 @@
+// oneTBB back-end of BatchUpdater: tbb::parallel_for over index ranges inside a task_arena limited to the updater's
+// thread count. Built only when CMake found oneTBB (SPINEGPU_HAVE_TBB).
+#include "batch_tbb.hpp"
+
+#if SPINEGPU_HAVE_TBB
+#include <algorithm>
+
+#include <tbb/blocked_range.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+#endif
+
+namespace spinegpu {
+
+#if SPINEGPU_HAVE_TBB
+
+class TbbArena {
+public:
+    // Capped at TBB's default concurrency: TBB has no more workers than that (it warns when asked for more), so
+    // further slots would stay empty.
+    explicit TbbArena(unsigned threads)
+        : arena_(std::min(static_cast<int>(threads), tbb::info::default_concurrency())) {}
+    tbb::task_arena& arena() { return arena_; }
+
+private:
+    tbb::task_arena arena_;
+};
+
+bool has_thread_backend(ThreadBackend backend) { return backend == ThreadBackend::pool || backend == ThreadBackend::tbb; }
+
+TbbArena* create_tbb_arena(unsigned threads) { return new TbbArena(threads); }
+
+void TbbArenaDeleter::operator()(TbbArena* arena) const { delete arena; }
+
+void run_in_tbb_arena(TbbArena& arena, std::size_t count, std::size_t grain, RangeJob job) {
+    arena.arena().execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, grain),
+                          [&](const tbb::blocked_range<std::size_t>& range) {
+                              job.run(job.context, range.begin(), range.end());
+                          });
+    });
+}
+
+#else
+
+class TbbArena {};
+
+bool has_thread_backend(ThreadBackend backend) { return backend == ThreadBackend::pool; }
+
+TbbArena* create_tbb_arena(unsigned) { return nullptr; }
+
+void TbbArenaDeleter::operator()(TbbArena* arena) const { delete arena; }
+
+void run_in_tbb_arena(TbbArena&, std::size_t, std::size_t, RangeJob) {}
+
+#endif
+
+}  // namespace spinegpu

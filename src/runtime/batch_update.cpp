@@ -1,0 +1,207 @@
+// Crowd, the update job, the std::jthread worker pool and BatchUpdater (batch_update.hpp). The oneTBB back-end is in
+// batch_tbb.cpp.
+#include "spinegpu/runtime/batch_update.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+#include "batch_tbb.hpp"
+
+namespace spinegpu {
+
+// --- Crowd ---
+
+CharacterIndex Crowd::add(const SkeletonData& data, MixTable mixes) {
+    assert(poses_.size() < 0xffffffffu);
+    poses_.push_back(create_pose(data));
+    states_.emplace_back(data, std::move(mixes));
+    return static_cast<CharacterIndex>(poses_.size() - 1);
+}
+
+void Crowd::reserve(std::size_t count) {
+    poses_.reserve(count);
+    states_.reserve(count);
+}
+
+SkeletonPose& Crowd::pose(CharacterIndex i) {
+    assert(i < poses_.size());
+    return poses_[i];
+}
+
+const SkeletonPose& Crowd::pose(CharacterIndex i) const {
+    assert(i < poses_.size());
+    return poses_[i];
+}
+
+AnimationState& Crowd::state(CharacterIndex i) {
+    assert(i < states_.size());
+    return states_[i];
+}
+
+const AnimationState& Crowd::state(CharacterIndex i) const {
+    assert(i < states_.size());
+    return states_[i];
+}
+
+// --- The job ---
+
+void update_characters(std::span<SkeletonPose> poses, std::span<AnimationState> states, const FrameStep& step) {
+    assert(poses.size() == states.size());
+    for (std::size_t i = 0; i < poses.size(); ++i) {
+        SkeletonPose& pose = poses[i];
+        AnimationState& state = states[i];
+        state.update(step.dt);
+        state.apply(pose);
+        update_time(pose, step.dt);
+        update_world_transform(pose, step.physics);
+    }
+}
+
+// --- WorkerPool ---
+
+namespace {
+
+// How long a thread spins before it sleeps: 4096 pause instructions, about 20 to 200 microseconds (a pause lasts
+// 10 to 140 cycles, by CPU). Waking a sleeping thread costs tens to hundreds of microseconds (more in a virtual
+// machine, where an idle CPU is halted), several percent of a batch. A worker that spins a little after a batch
+// catches the next one of a busy frame loop awake (oneTBB's workers do the same), and the caller spins while it waits
+// for the last ranges, which are short.
+constexpr int k_spin_iterations = 4096;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+// Spins until done() or the spin budget is spent; returns done().
+template <class Done>
+bool spin_until(Done done) {
+    for (int i = 0; i < k_spin_iterations; ++i) {
+        if (done()) return true;
+        cpu_relax();
+    }
+    return done();
+}
+
+}  // namespace
+
+WorkerPool::WorkerPool(unsigned threads) {
+    const unsigned workers = threads > 1 ? threads - 1 : 0;
+    workers_.reserve(workers);
+    for (unsigned i = 0; i < workers; ++i)
+        workers_.emplace_back([this](std::stop_token stop) { work(std::move(stop)); });
+}
+
+WorkerPool::~WorkerPool() {
+    for (std::jthread& worker : workers_) worker.request_stop();
+    epoch_.fetch_add(1, std::memory_order_release);
+    epoch_.notify_all();
+    // workers_'s destructor joins them.
+}
+
+void WorkerPool::claim_ranges() {
+    for (;;) {
+        const std::size_t begin = next_.fetch_add(grain_, std::memory_order_relaxed);
+        if (begin >= count_) return;
+        job_.run(job_.context, begin, std::min(begin + grain_, count_));
+    }
+}
+
+void WorkerPool::work(std::stop_token stop) {
+    std::uint32_t seen = 0;
+    for (;;) {
+        if (!spin_until([&] { return epoch_.load(std::memory_order_acquire) != seen; }))
+            epoch_.wait(seen, std::memory_order_acquire);
+        seen = epoch_.load(std::memory_order_acquire);
+        if (stop.stop_requested()) return;
+        claim_ranges();
+        if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pending_.notify_one();
+    }
+}
+
+void WorkerPool::run(std::size_t count, std::size_t grain, RangeJob job) {
+    if (count == 0) return;
+    grain = std::max<std::size_t>(grain, 1);
+    if (workers_.empty() || count <= grain) {
+        job.run(job.context, 0, count);
+        return;
+    }
+    job_ = job;
+    count_ = count;
+    grain_ = grain;
+    next_.store(0, std::memory_order_relaxed);
+    pending_.store(static_cast<std::uint32_t>(workers_.size()), std::memory_order_relaxed);
+    epoch_.fetch_add(1, std::memory_order_release);  // publishes the fields above to the workers
+    epoch_.notify_all();
+    claim_ranges();
+    // Every worker passes through claim_ranges once per epoch, so none still reads job_ after this returns. What is
+    // left is at most one range per worker: spin, and sleep only if that takes long.
+    auto done = [&] { return pending_.load(std::memory_order_acquire) == 0; };
+    if (spin_until(done)) return;
+    for (std::uint32_t left = pending_.load(std::memory_order_acquire); left != 0;
+         left = pending_.load(std::memory_order_acquire))
+        pending_.wait(left, std::memory_order_acquire);
+}
+
+// --- BatchUpdater ---
+
+const char* thread_backend_name(ThreadBackend backend) {
+    switch (backend) {
+        case ThreadBackend::pool: return "pool";
+        case ThreadBackend::tbb: return "tbb";
+    }
+    return "?";
+}
+
+namespace {
+
+constexpr std::uint32_t k_default_grain = 8;
+
+struct CrowdJob {
+    std::span<SkeletonPose> poses;
+    std::span<AnimationState> states;
+    std::uint8_t* notified;
+    FrameStep step;
+};
+
+void run_crowd_job(void* context, std::size_t begin, std::size_t end) {
+    const CrowdJob& job = *static_cast<const CrowdJob*>(context);
+    update_characters(job.poses.subspan(begin, end - begin), job.states.subspan(begin, end - begin), job.step);
+    for (std::size_t i = begin; i < end; ++i) job.notified[i] = job.states[i].notifications.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+BatchUpdater::BatchUpdater(const BatchDesc& desc)
+    : threads_(desc.threads != 0 ? desc.threads : std::max(1u, std::thread::hardware_concurrency())),
+      backend_(desc.backend),
+      grain_(desc.grain != 0 ? desc.grain : k_default_grain) {
+    assert(has_thread_backend(backend_));
+    if (threads_ == 1) return;  // run() calls the job directly
+    if (backend_ == ThreadBackend::tbb)
+        tbb_.reset(create_tbb_arena(threads_));
+    else
+        pool_ = std::make_unique<WorkerPool>(threads_);
+}
+
+void BatchUpdater::run(std::size_t count, RangeJob job) {
+    if (count == 0) return;
+    if (pool_)
+        pool_->run(count, grain_, job);
+    else if (tbb_)
+        run_in_tbb_arena(*tbb_, count, grain_, job);
+    else
+        job.run(job.context, 0, count);
+}
+
+void BatchUpdater::update(Crowd& crowd, const FrameStep& step) {
+    if (notified_.size() < crowd.size()) notified_.resize(crowd.size());
+    CrowdJob job{crowd.poses(), crowd.states(), notified_.data(), step};
+    run(crowd.size(), RangeJob{&run_crowd_job, &job});
+}
+
+}  // namespace spinegpu
