@@ -10,10 +10,12 @@ JOBS       ?= $(shell nproc)
 CMAKE_FLAGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-# Debian 12 packages. Build: compiler, CMake, Ninja, libraries. Tests: GoogleTest, clang + libFuzzer runtime,
+# Debian 12 packages. Build: compiler, CMake, Ninja, libraries, Vulkan headers and glslc. Tests: GoogleTest,
+# clang + libFuzzer runtime, lavapipe + validation layer, SPIRV-Cross (shader reflection),
 # Node for the oracle (only when no node is installed already).
 DEPS := g++ cmake ninja-build pkg-config libsimdjson-dev libstb-dev libtbb-dev libgtest-dev libbenchmark-dev \
-        clang-14 libclang-rt-14-dev
+        clang-14 libclang-rt-14-dev \
+        libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers libspirv-cross-c-shared-dev
 NODE_DEPS := nodejs npm
 
 .PHONY: all deps oracle-deps build run test test-unit test-asan test-fuzz clean
@@ -33,13 +35,18 @@ deps:
 	  fi; \
 	fi
 
-# The oracle's pinned runtime, installed before the tests run (an oracle test can install it itself, but parallel
+# The oracles' pinned official runtime and renderer, installed before the tests run (an oracle test can install it itself, but parallel
 # tests racing on one npm ci are flaky). Without registry access the oracle tests report "skipped".
 oracle-deps: deps
 	@if [ ! -d tests/oracle/node_modules/@esotericsoftware/spine-core ]; then \
 	  echo "installing the oracle runtime: npm ci --prefix tests/oracle"; \
 	  npm ci --prefix tests/oracle --no-audit --no-fund --loglevel=error || \
 	    echo "warning: npm ci failed; the oracle tests will be skipped"; \
+	fi
+	@if [ ! -d tests/render_oracle/node_modules/@esotericsoftware/spine-canvaskit ]; then \
+	  echo "installing the official renderer: npm ci --prefix tests/render_oracle"; \
+	  npm ci --prefix tests/render_oracle --no-audit --no-fund --loglevel=error || \
+	    echo "warning: npm ci failed; the render tests against the official renderer will be skipped"; \
 	fi
 
 $(BUILD)/build.ninja: | deps

@@ -11,7 +11,16 @@ int run_info(int argc, char** argv);
 //               [--every K]
 int run_pose(int argc, char** argv);
 
+// spinegpu render --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME] [--steps N] [--dt D]
+//                 --width W --height H (--camera SCALE,OX,OY | --fit) [--background RRGGBBAA] [--path gpu|cpu]
+//                 [--device NAME] [--validation] --out FILE.png
+int run_render(int argc, char** argv);
+
 // spinegpu demo: the embedded demo rig.
 int run_demo(int argc, char** argv);
+
+// spinegpu bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T] [--paths update,gpu,cpu]
+//                [--backend pool|tbb] [--width W --height H] [--json]
+int run_bench(int argc, char** argv);
 
 }  // namespace spinegpu::tools

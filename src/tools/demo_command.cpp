@@ -1,14 +1,16 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <cstdlib>
 #include <optional>
+#include <random>
 #include <string_view>
 
 #include "cli_args.hpp"
 #include "commands.hpp"
+#include "scene_render.hpp"
 #include "skeleton_report.hpp"
 #include "spinegpu/data/attachment_binding.hpp"
-#include "spinegpu/data/image.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
 #include "spinegpu/demo_rig.hpp"
 
@@ -25,8 +27,9 @@ double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Writes the embedded files into `dir`, so that the rig can be used with the other commands.
-int export_rig(const std::string& dir) {
+// Writes the embedded files into `dir`, so that the rig can be used with the other commands; `quiet` prints no
+// line per file.
+int export_rig(const std::string& dir, bool quiet = false) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     for (const EmbeddedFile& f : demo_rig_files()) {
@@ -38,23 +41,73 @@ int export_rig(const std::string& dir) {
             return 1;
         }
         std::fclose(out);
-        std::printf("wrote %s (%zu bytes)\n", path.c_str(), f.bytes.size());
+        if (!quiet) std::printf("wrote %s (%zu bytes)\n", path.c_str(), f.bytes.size());
     }
     return 0;
+}
+
+int export_rig_quietly(const std::string& dir) { return export_rig(dir, true); }
+
+// The demo crowd: `count` knights spread over a width x height canvas (world units = pixels), about 64 to 100 px
+// tall, each with a random animation, phase, tint and facing (fixed seed), drawn back to front.
+SceneFile demo_scene(const std::string& rig_dir, std::uint32_t count, std::uint32_t width, std::uint32_t height) {
+    SceneFile scene;
+    scene.file = rig_dir + "/demo-scene";
+    scene.width = width;
+    scene.height = height;
+    scene.background = Color{0.13f, 0.15f, 0.19f, 1};
+    scene.camera_scale = 1;
+    scene.camera_x = 0;
+    scene.camera_y = static_cast<float>(height);
+    scene.types.push_back({"knight", rig_dir + "/spinegpu-demo.json", rig_dir + "/spinegpu-demo.atlas"});
+    const char* const animations[] = {"idle", "walk", "run", "attack"};
+    const Color tints[] = {{1, 1, 1, 1}, {1, 0.85f, 0.8f, 1}, {0.8f, 0.9f, 1, 1}, {0.9f, 1, 0.85f, 1}};
+    std::mt19937 random(20261130);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        SceneCharacter c;
+        c.where = "characters[" + std::to_string(i) + "]";
+        c.x = static_cast<float>(random() % (width - 60) + 30);
+        c.y = static_cast<float>(random() % (height - 130) + 10);
+        c.scale = 0.2f + 0.1f * static_cast<float>(random() % 100) / 100.0f;
+        c.flip_x = random() % 2 == 1;
+        c.tint = tints[random() % 4];
+        c.animation = animations[random() % 4];
+        c.start = static_cast<double>(random() % 1000) / 1000.0;
+        scene.characters.push_back(std::move(c));
+    }
+    return scene;
 }
 
 }  // namespace
 
 int run_demo(int argc, char** argv) {
     std::string error;
-    std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2, {"--export"}, {}, error);
+    std::optional<CliArgs> args = CliArgs::parse(
+        argc, argv, 2, {"--export", "--out", "--characters", "--frames", "--device"}, {"--validation"}, error);
+    const char* const usage =
+        "usage: spinegpu demo [--out DIR] [--characters N] [--frames F] [--device NAME] [--validation]\n"
+        "       spinegpu demo --export DIR\n";
     if (!args || !args->positional().empty()) {
-        std::fprintf(stderr, "spinegpu demo: %s\nusage: spinegpu demo [--export DIR]\n",
-                     args ? "unexpected argument" : error.c_str());
+        std::fprintf(stderr, "spinegpu demo: %s\n%s", args ? "unexpected argument" : error.c_str(), usage);
         return 2;
     }
     if (std::optional<std::string> dir = args->get("--export")) return export_rig(*dir);
+    auto count_of = [&](const char* flag, std::uint32_t fallback) -> std::optional<std::uint32_t> {
+        std::optional<std::string> text = args->get(flag);
+        if (!text) return fallback;
+        char* end = nullptr;
+        unsigned long v = std::strtoul(text->c_str(), &end, 10);
+        if (text->empty() || *end != '\0' || v < 1 || v > 1000000) return std::nullopt;
+        return static_cast<std::uint32_t>(v);
+    };
+    std::optional<std::uint32_t> characters = count_of("--characters", 400), frames = count_of("--frames", 30);
+    if (!characters || !frames) {
+        std::fprintf(stderr, "spinegpu demo: --characters and --frames need whole numbers from 1\n%s", usage);
+        return 2;
+    }
+    const std::string out = args->get("--out").value_or("out");
 
+    // The rig, loaded from memory, described with its load times.
     const EmbeddedFile* json = find_file(".json");
     const EmbeddedFile* atlas_file = find_file(".atlas");
     const EmbeddedFile* page = find_file(".png");
@@ -62,7 +115,6 @@ int run_demo(int argc, char** argv) {
         std::fprintf(stderr, "spinegpu demo: the embedded demo rig is incomplete\n");
         return 1;
     }
-
     auto start = std::chrono::steady_clock::now();
     std::string_view text(reinterpret_cast<const char*>(json->bytes.data()), json->bytes.size());
     Result<SkeletonData> skeleton = load_skeleton_json(text, std::string(json->name));
@@ -71,33 +123,58 @@ int run_demo(int argc, char** argv) {
         std::fprintf(stderr, "spinegpu demo: %s\n", skeleton.error().message().c_str());
         return 1;
     }
-    start = std::chrono::steady_clock::now();
     std::string_view atlas_text(reinterpret_cast<const char*>(atlas_file->bytes.data()), atlas_file->bytes.size());
     Result<Atlas> atlas = parse_atlas(atlas_text, std::string(atlas_file->name));
     if (!atlas) {
         std::fprintf(stderr, "spinegpu demo: %s\n", atlas.error().message().c_str());
         return 1;
     }
-    Result<AtlasBinding> binding = bind_atlas(*skeleton, *atlas);
-    if (!binding) {
-        std::fprintf(stderr, "spinegpu demo: %s\n", binding.error().message().c_str());
-        return 1;
-    }
-    double atlas_ms = ms_since(start);
-    start = std::chrono::steady_clock::now();
-    Result<Image> image = decode_image(page->bytes, std::string(page->name));
-    double image_ms = ms_since(start);
-    if (!image) {
-        std::fprintf(stderr, "spinegpu demo: %s\n", image.error().message().c_str());
-        return 1;
-    }
-
     std::fputs(describe_text(std::string(json->name) + " (embedded demo rig)", *skeleton, &*atlas).c_str(), stdout);
-    std::printf("page image   %ux%u RGBA8 decoded\n", image->width, image->height);
-    std::printf("\nload times   skeleton %.3f ms, atlas + binding %.3f ms, page decode %.3f ms\n", skeleton_ms,
-                atlas_ms, image_ms);
-    std::printf("\nThe renderer is not built yet: `spinegpu demo` will draw a crowd of this rig to out/demo.png.\n"
-                "`spinegpu demo --export DIR` writes the rig's files for use with the other commands.\n");
+    std::printf("skeleton load %.3f ms\n\n", skeleton_ms);
+
+    // The crowd: the rig's files written beside the output, then played and drawn as a scene.
+    const std::string rig_dir = (std::filesystem::path(out) / "demo-rig").string();
+    if (export_rig_quietly(rig_dir) != 0) return 1;
+    const SceneFile scene = demo_scene(rig_dir, *characters, 1920, 1080);
+    // First the frames, through the GPU path; then both paths timed without reading frames back (a readback
+    // between frames idles the GPU and would time its clocks ramping, not the work).
+    SceneRenderOptions options;
+    options.frames = *frames;
+    options.out_dir = (std::filesystem::path(out) / "demo-frames").string();
+    options.device = args->get("--device").value_or("");
+    options.validation = args->has("--validation");
+    options.quiet = true;
+    Result<SceneRenderReport> written = render_scene(scene, options);
+    if (!written) {
+        std::fprintf(stderr, "spinegpu demo: %s\n", written.error().message().c_str());
+        return 1;
+    }
+    char last[32];
+    std::snprintf(last, sizeof last, "frame-%04u.png", *frames);
+    std::error_code ec;
+    std::filesystem::copy_file(std::filesystem::path(options.out_dir) / last, std::filesystem::path(out) / "demo.png",
+                               std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) {
+        std::fprintf(stderr, "spinegpu demo: cannot write %s/demo.png: %s\n", out.c_str(), ec.message().c_str());
+        return 1;
+    }
+    std::printf("%-5s %10s %10s %9s %10s %9s %12s %10s\n", "path", "characters", "update ms", "pack ms", "record ms",
+                "GPU ms", "bytes/frame", "triangles");
+    for (gpu::RenderPath path : {gpu::RenderPath::gpu, gpu::RenderPath::cpu}) {
+        options.path = path;
+        options.write_images = false;
+        Result<SceneRenderReport> report = render_scene(scene, options);
+        if (!report) {
+            std::fprintf(stderr, "spinegpu demo: %s\n", report.error().message().c_str());
+            return 1;
+        }
+        std::printf("%-5s %10u %10.3f %9.3f %10.3f %9.3f %12llu %10u\n", path == gpu::RenderPath::gpu ? "gpu" : "cpu",
+                    report->characters, report->update_ms, report->pack_ms, report->record_ms, report->gpu_ms,
+                    static_cast<unsigned long long>(report->bytes_uploaded), report->triangles);
+    }
+    std::printf("(device: %s; medians over %u frames; update is the runtime on one thread)\n",
+                written->device.c_str(), *frames);
+    std::printf("\nwrote %s/demo.png and %u frames in %s/demo-frames/\n", out.c_str(), *frames, out.c_str());
     return 0;
 }
 

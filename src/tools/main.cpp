@@ -14,6 +14,10 @@ const char* const k_usage =
     "  info SKELETON [--atlas ATLAS] [--json]   describe a skeleton export (.json or .skel) and its atlas\n"
     "  pose --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME] [--steps N] [--dt D]\n"
     "       [--every K]                         print world transforms, slots and events per step (JSON lines)\n"
+    "  bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T] [--paths update]\n"
+    "        [--backend pool|tbb] [--json]      time the runtime update of N characters, 1 and T threads\n"
+    "  render --skeleton S --atlas A (--animation NAME | --schedule FILE) --width W --height H\n"
+    "         (--camera SCALE,OX,OY | --fit) [--path gpu|cpu] --out FILE.png   draw a pose (see README)\n"
     "  demo [--export DIR]                      load and describe the embedded demo rig\n"
     "  help                                     this text\n";
 
@@ -27,7 +31,9 @@ int main(int argc, char** argv) {
     std::string_view command = argv[1];
     if (command == "info") return spinegpu::tools::run_info(argc, argv);
     if (command == "pose") return spinegpu::tools::run_pose(argc, argv);
+    if (command == "render") return spinegpu::tools::run_render(argc, argv);
     if (command == "demo") return spinegpu::tools::run_demo(argc, argv);
+    if (command == "bench") return spinegpu::tools::run_bench(argc, argv);
     if (command == "help" || command == "--help" || command == "-h") {
         std::fputs(k_usage, stdout);
         return 0;

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Runs the renderer's checks and benchmarks on the machine with the NVIDIA H200 (the `device` tool of this
+# workplace; see docs/PERFORMANCE.md for the command that sends it). Everything is built here and carried: the
+# spinegpu binary, the shared libraries it needs that the device lacks (.devlib), the Vulkan loader packages (.gl)
+# and the Spine examples the checks read (.examples). Results go to $OUT.
+#   bash bench/device_run.sh [bench|checks|all]
+set -uo pipefail
+what=${1:-all}
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+export LD_LIBRARY_PATH=$PWD/.devlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if ! ./.devlib/spinegpu help >/dev/null 2>&1; then echo "spinegpu does not start here"; ./.devlib/spinegpu help; fi
+bin=$PWD/.devlib/spinegpu
+E=$PWD/.examples
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+nproc; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
+if ! "$bin" render --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+     --animation run --steps 10 --width 64 --height 64 --fit --out /tmp/probe.png; then
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+fi
+
+if [ "$what" = checks ] || [ "$what" = all ]; then
+  # Render cases on the hardware driver, validation on; the images come back to be compared here with the
+  # official renderer and the CPU path (the device has no Node).
+  mkdir -p /tmp/renders
+  while IFS=$'\t' read -r label skeleton kind value skin steps; do
+    case $label in '#'*|label|'') continue ;; esac
+    [ "$kind" = schedule ] && value=tests/oracle/schedules/$value
+    dir=$(dirname "$E/$skeleton") base=$(basename "$(dirname "$E/$skeleton")")
+    for atlas in "$dir/$base.atlas" "$dir/$base-pma.atlas"; do
+      id=$(printf '%s_%s' "$label" "$(basename "$atlas" .atlas)")
+      args=(--skeleton "$E/$skeleton" --atlas "$atlas" --"$kind" "$value" --steps "$steps" --width 384 --height 384)
+      [ "$skin" != "-" ] && args+=(--skin "$skin")
+      camera=$("$bin" render "${args[@]}" --fit --background 404850ff --validation --out "/tmp/renders/$id.gpu.png") \
+        || { echo "FAIL $id gpu"; continue; }
+      echo "$id ${camera#--camera }" >> /tmp/renders/cameras.txt
+      "$bin" render "${args[@]}" --camera "${camera#--camera }" --background 404850ff --path cpu --validation \
+        --out "/tmp/renders/$id.cpu.png" || echo "FAIL $id cpu"
+    done
+  done < tests/render_oracle/cases.tsv
+  sed "s|EXAMPLES/|$E/|g" tests/scenes/crowd-mixed-types.json > /tmp/scene.json
+  for path in gpu cpu; do
+    "$bin" render --scene /tmp/scene.json --frames 3 --path $path --validation --out /tmp/renders/scene-$path || echo "FAIL scene $path"
+  done
+  tar -C /tmp -czf "$out/renders.tgz" renders
+  "$bin" demo --out /tmp/demo --frames 30 --characters 2000 | tail -n 6 | tee "$out/demo.txt"
+  cp /tmp/demo/demo.png "$out/demo.png" 2>/dev/null
+fi
+
+if [ "$what" = diagnose ] || [ "$what" = all ]; then
+  # Where the GPU time of 8,000 spineboys goes: character size (fragments) and the texture fetch.
+  for px in 16 32 64 128; do
+    "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+      --characters 8000 --frames 60 --threads 16 --paths gpu --character-pixels $px --json | tee -a "$out/diagnose.jsonl"
+  done
+  SPINEGPU_DIAGNOSE_FLAT=1 "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" \
+    --atlas "$E/spineboy/spineboy-pma.atlas" --characters 8000 --frames 60 --threads 16 --paths gpu,cpu --json \
+    | sed 's/"path": "/"path": "flat-/' | tee -a "$out/diagnose.jsonl"
+  SPINEGPU_DIAGNOSE_PLAIN_BLEND=1 "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" \
+    --atlas "$E/spineboy/spineboy-pma.atlas" --characters 8000 --frames 60 --threads 16 --paths gpu --json \
+    | sed 's/"path": "/"path": "plainblend-/' | tee -a "$out/diagnose.jsonl"
+  SPINEGPU_DIAGNOSE_PLAIN_BLEND=1 SPINEGPU_DIAGNOSE_FLAT=1 "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" \
+    --atlas "$E/spineboy/spineboy-pma.atlas" --characters 8000 --frames 60 --threads 16 --paths gpu --json \
+    | sed 's/"path": "/"path": "plainblend-flat-/' | tee -a "$out/diagnose.jsonl"
+fi
+
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  for skel in spineboy/spineboy-pro raptor/raptor-pro celestial-circus/celestial-circus-pro; do
+    atlas=$E/$(dirname $skel)/$(basename $(dirname $skel))-pma.atlas
+    paths=update,gpu,cpu
+    [ $skel = spineboy/spineboy-pro ] && paths=update,gpu,cpu,gpu-vertex
+    "$bin" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 1000,8000 --frames 120 --threads 16 \
+      --paths $paths --json | tee -a "$out/bench.jsonl"
+  done
+  "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+    --characters 8000,30000 --frames 120 --threads 16 --paths gpu,gpu-vertex --json | tee -a "$out/bench.jsonl"
+  # Thread scaling of the update, 1 to 16 threads.
+  for t in 1 2 4 8 12 16; do
+    "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+      --characters 8000 --frames 120 --threads $t --paths update --json | tee -a "$out/scaling.jsonl"
+  done
+fi

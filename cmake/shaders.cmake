@@ -1,0 +1,27 @@
+# Shaders: compiled by glslc at build time, to SPIR-V files with names kept (-g, for the reflection test; the layout
+# decorations are the same) and to `-mfmt=num` word lists that src/gpu/shaders.cpp embeds, so the binary needs no
+# shader files beside it.
+find_program(SPINEGPU_GLSLC glslc REQUIRED)
+set(SPINEGPU_SHADER_DIR ${CMAKE_BINARY_DIR}/shaders)
+file(MAKE_DIRECTORY ${SPINEGPU_SHADER_DIR})
+file(GLOB SPINEGPU_SHADER_INCLUDES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/*.glsl)
+set(SPINEGPU_SHADER_DEPENDS ${SPINEGPU_SHADER_INCLUDES} ${CMAKE_SOURCE_DIR}/include/spinegpu/gpu/gpu_layout.h)
+
+function(spinegpu_shaders target)
+  set(outputs)
+  foreach(shader ${ARGN})
+    set(source ${CMAKE_SOURCE_DIR}/shaders/${shader})
+    set(flags --target-env=vulkan1.2 -O -I ${CMAKE_SOURCE_DIR}/include -I ${CMAKE_SOURCE_DIR}/shaders)
+    add_custom_command(
+      OUTPUT ${SPINEGPU_SHADER_DIR}/${shader}.spv ${SPINEGPU_SHADER_DIR}/${shader}.inc
+      COMMAND ${SPINEGPU_GLSLC} ${flags} -g ${source} -o ${SPINEGPU_SHADER_DIR}/${shader}.spv
+      COMMAND ${SPINEGPU_GLSLC} ${flags} -mfmt=num ${source} -o ${SPINEGPU_SHADER_DIR}/${shader}.inc
+      DEPENDS ${source} ${SPINEGPU_SHADER_DEPENDS}
+      COMMENT "glslc ${shader}"
+      VERBATIM)
+    list(APPEND outputs ${SPINEGPU_SHADER_DIR}/${shader}.spv ${SPINEGPU_SHADER_DIR}/${shader}.inc)
+  endforeach()
+  add_custom_target(${target}_shaders DEPENDS ${outputs})
+  add_dependencies(${target} ${target}_shaders)
+  target_include_directories(${target} PRIVATE ${SPINEGPU_SHADER_DIR})
+endfunction()

@@ -1,0 +1,70 @@
+// Per-frame packing of poses for the GPU path (DESIGN.md, "What moves per character and frame"): a 32-byte header,
+// 24 bytes per drawn bone, the draw list (a 16-bit attachment id per draw-order position) and, only for skeleton
+// types whose animations need them, slot colours and deform offsets. Written straight into mapped memory through
+// raw cursors; nothing allocates. Pure CPU code: the CPU path (cpu_path.hpp) walks the same draw list.
+#pragma once
+
+#include <cstdint>
+
+#include "spinegpu/core/color.hpp"
+#include "spinegpu/gpu/static_skeleton.hpp"
+#include "spinegpu/runtime/skeleton_pose.hpp"
+
+namespace spinegpu::gpu {
+
+// Where packing writes next, and how much it has written. The caller sizes the arrays (see max_words_per_character
+// and StaticSkeleton::drawn_bones) before packing.
+struct PackCursor {
+    GpuCharacter* characters = nullptr;
+    float* bones = nullptr;
+    std::uint32_t* words = nullptr;
+    std::uint32_t character_count = 0;
+    std::uint32_t bone_count = 0;        // bones written (6 floats each)
+    std::uint32_t word_count = 0;
+    std::uint32_t out_vertex_count = 0;  // skinned vertices the characters so far will produce
+    std::uint32_t out_index_count = 0;
+};
+
+// Most words one character of this type can take in the word buffer (draw list, colours, deform).
+std::uint32_t max_words_per_character(const StaticSkeleton& type, const SkeletonData& data);
+
+// The draw-list entry for draw-order position `position` of `pose`: the type-local attachment id the official
+// renderer would draw there (the frame its sequence shows), the slot's clip-end marker when it draws nothing but
+// ends a clip, or k_no_attachment. Slots whose bone is inactive draw nothing, as in the official renderers.
+std::uint16_t draw_entry(const StaticSkeleton& type, const SkeletonPose& pose, std::uint32_t position);
+
+// What one character packed: words written, and the skinned vertices and indices its draw list produces.
+struct PackedCounts {
+    std::uint32_t words = 0, vertices = 0, indices = 0;
+};
+
+// Packs one character at fixed places, so that characters can be packed in parallel: the header (type
+// `type_index`, colour = skeleton colour x `tint`, bones at `bone_first`, sections from `word_first`), its drawn
+// bones at bones[6 * bone_first], its draw list and optional sections at words[word_first] (at most
+// max_words_per_character words). The header's out_vertex_first and out_index_first are left to the caller, who
+// knows the counts of the characters before (see pack_character).
+PackedCounts pack_character_at(const StaticSkeleton& type, std::uint32_t type_index, const SkeletonPose& pose,
+                               Color tint, GpuCharacter& header, float* bones, std::uint32_t bone_first,
+                               std::uint32_t* words, std::uint32_t word_first);
+
+// Packs one character after those the cursor holds (pack_character_at with the output offsets filled in).
+// Advances the cursor.
+void pack_character(const StaticSkeleton& type, std::uint32_t type_index, const SkeletonPose& pose, Color tint,
+                    PackCursor& cursor);
+
+// An axis-aligned rectangle in world coordinates.
+struct WorldRect {
+    float min_x = 0, min_y = 0, max_x = 0, max_y = 0;
+};
+
+// Whether the character can show anything inside `view`: its drawn bones' positions widened by each bone's radius
+// (StaticSkeleton::bone_radius) times the bone matrix's Frobenius norm, which bounds every vertex it can draw
+// (a weighted vertex is a weighted mean of its bones' transforms). Conservative: it may keep a character that
+// shows nothing in view, never drops one that does. Needs world transforms computed.
+bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view);
+
+// Bytes one character of this type packs per frame when no deform is active (a deform adds a word per
+// deform-animated slot and a word per float).
+std::uint32_t packed_bytes_per_character(const StaticSkeleton& type, const SkeletonData& data);
+
+}  // namespace spinegpu::gpu

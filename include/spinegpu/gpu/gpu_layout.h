@@ -1,0 +1,127 @@
+// The one definition of every struct and constant that C++ and the shaders share (STYLE.md, "GPU layouts are
+// defined once"). Included by the C++ GPU layer and by every GLSL shader (glslc -I include). Only 32-bit scalars
+// appear in these structs, so std430 and C++ lay them out alike; the static_asserts in gpu_structs.hpp and the
+// SPIR-V reflection test (tests/gpu) check that they do.
+//
+// Static data, one entry per skeleton type in renderer-wide buffers, uploaded once:
+//   GpuInfluence     a vertex's bone, weight and position in that bone's space (unweighted vertices: one, weight 1)
+//   GpuBindVertex    a vertex: its influences and its UV in the page array
+//   GpuAttachment    a drawable attachment frame (region, mesh, or one frame of a sequence; clipping polygons too)
+//   GpuSkeletonType  where a type's attachments and setup slot colours start
+//   GpuSlotSetup     a slot's setup colours, used when the type packs no colour section
+// Per frame, per character:
+//   GpuCharacter     the 32-byte header
+//   bones            6 floats per drawn bone (a b c d x y: two columns and a translation), 24 bytes
+//   words            the draw list (a 16-bit attachment id per draw-order position, two per word) and the optional
+//                    colour and deform sections, holding only the slots that colour and deform timelines animate
+// Output of the skinning pass (or of the CPU path), read by the draw:
+//   GpuOutVertex     a world-space vertex with its UV, colours and material
+#ifndef SPINEGPU_GPU_LAYOUT_H
+#define SPINEGPU_GPU_LAYOUT_H
+
+#ifdef __cplusplus
+#include <cstdint>
+namespace spinegpu::gpu {
+using uint = std::uint32_t;
+#define SPINEGPU_CONST inline constexpr uint
+#else
+#define SPINEGPU_CONST const uint
+#endif
+
+// Threads per workgroup of the skinning pass: one workgroup per character.
+SPINEGPU_CONST k_skin_workgroup = 64u;
+// Most slots a skeleton type may have (shared memory of the skinning pass holds one entry per slot).
+SPINEGPU_CONST k_max_slots = 1024u;
+// Draw-list entry for "nothing drawn at this position".
+SPINEGPU_CONST k_no_attachment = 0xFFFFu;
+// Section offset meaning "this character packs no such section".
+SPINEGPU_CONST k_no_section = 0xFFFFFFFFu;
+// GpuSlotSetup::sections half for "not in this section".
+SPINEGPU_CONST k_no_entry = 0xFFFFu;
+// Most attachment frames one skeleton type may have (draw-list entries are 16-bit).
+SPINEGPU_CONST k_max_type_attachments = 0xFFFEu;
+
+// GpuAttachment::material bits. The fragment shader receives the same word in GpuOutVertex::material, with the
+// clipping polygon's vertex count in the top bits.
+SPINEGPU_CONST k_material_layer_mask = 0xFFu;   // page array layer
+SPINEGPU_CONST k_material_blend_shift = 8u;     // BlendMode, 2 bits
+SPINEGPU_CONST k_material_pma_bit = 0x400u;     // the page is premultiplied
+SPINEGPU_CONST k_material_dark_bit = 0x800u;    // the slot has a dark colour (two-color tint)
+SPINEGPU_CONST k_material_clip_bit = 0x1000u;   // a clipping polygon, not drawn
+SPINEGPU_CONST k_material_weighted_bit = 0x2000u;  // deform offsets are per influence, not per vertex
+SPINEGPU_CONST k_material_clip_count_shift = 16u;  // GpuOutVertex only: clipping polygon vertex count
+
+// GpuSkeletonType::flags.
+SPINEGPU_CONST k_type_colors = 1u;   // characters pack the colour section
+SPINEGPU_CONST k_type_deform = 2u;   // characters pack the deform section
+
+// Blend modes, as SkeletonData's BlendMode.
+SPINEGPU_CONST k_blend_normal = 0u;
+SPINEGPU_CONST k_blend_additive = 1u;
+SPINEGPU_CONST k_blend_multiply = 2u;
+SPINEGPU_CONST k_blend_screen = 3u;
+
+struct GpuInfluence {
+    uint bone;     // drawn-bone index within the type (into the character's bones)
+    float weight;
+    float x, y;    // position in the bone's space
+};
+
+struct GpuBindVertex {
+    uint influence_first;  // into the influence buffer
+    uint influence_count;
+    float u, v;            // in the page array (already scaled to the page's part of the layer)
+};
+
+struct GpuAttachment {
+    uint vertex_first;     // into the bind vertex buffer
+    uint vertex_count;
+    uint index_first;      // into the static index buffer (indices are attachment-local)
+    uint index_count;      // 0 for clipping polygons
+    uint influence_first;  // the attachment's first influence: weighted deform offsets are counted from it
+    uint slot_and_end;     // slot | clipping end slot << 16 (0xFFFF: none)
+    uint material;         // k_material_* bits
+    uint color;            // the attachment's colour, RGBA8 (R in the low byte)
+};
+
+struct GpuSkeletonType {
+    uint attachment_first;  // into the attachment buffer; draw-list ids are relative to it
+    uint slot_count;
+    uint slot_setup_first;  // into the slot setup buffer
+    uint flags;             // k_type_*
+};
+
+struct GpuSlotSetup {
+    uint light;     // RGBA8
+    uint dark;      // RGB8 (alpha unused)
+    uint sections;  // the slot's entry in the colour section | its entry in the deform section << 16; 0xFFFF
+                    // for a slot that no colour (deform) timeline animates: it keeps its setup colours (no deform)
+};
+
+struct GpuCharacter {
+    uint type;             // into the type buffer
+    uint bone_first;       // into the frame's bone buffer, in bones (6 floats each)
+    uint draw_first;       // into the frame's word buffer: slot_count 16-bit ids, two per word, low half first
+    uint color_first;      // into the word buffer: light, dark per colour-animated slot (GpuSlotSetup::sections);
+                           // or k_no_section
+    uint deform_first;     // into the word buffer: per deform-animated slot the word offset of its deform floats
+                           // (or k_no_section); or k_no_section when no slot is deformed this frame
+    uint out_vertex_first; // where this character's skinned vertices go
+    uint out_index_first;  // where its triangle indices go
+    uint tint;             // skeleton colour (times the scene's tint), RGBA8
+};
+
+struct GpuOutVertex {
+    float x, y;            // world position
+    float u, v;            // page array coordinates
+    uint light;            // RGBA8, straight: skeleton x slot x attachment colour
+    uint dark;             // RGB8
+    uint material;         // k_material_* bits | clip vertex count << k_material_clip_count_shift
+    uint clip_first;       // the clipping polygon's first vertex in the out buffer (when the count is non-zero)
+};
+
+#ifdef __cplusplus
+}  // namespace spinegpu::gpu
+#endif
+#undef SPINEGPU_CONST
+#endif

@@ -1,0 +1,49 @@
+// The C++ side of gpu_layout.h: the shared structs with their sizes and field offsets pinned, so that a change of
+// layout fails to compile here before it can disagree with a shader (the SPIR-V reflection test checks the
+// shaders' side). Also the RGBA8 packing every per-vertex colour goes through, on both paths.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "spinegpu/core/color.hpp"
+#include "spinegpu/gpu/gpu_layout.h"
+
+namespace spinegpu::gpu {
+
+static_assert(sizeof(GpuInfluence) == 16 && offsetof(GpuInfluence, weight) == 4 && offsetof(GpuInfluence, y) == 12);
+static_assert(sizeof(GpuBindVertex) == 16 && offsetof(GpuBindVertex, u) == 8);
+static_assert(sizeof(GpuAttachment) == 32 && offsetof(GpuAttachment, influence_first) == 16 &&
+              offsetof(GpuAttachment, color) == 28);
+static_assert(sizeof(GpuSkeletonType) == 16 && offsetof(GpuSkeletonType, flags) == 12);
+static_assert(sizeof(GpuSlotSetup) == 12 && offsetof(GpuSlotSetup, sections) == 8);
+static_assert(sizeof(GpuCharacter) == 32 && offsetof(GpuCharacter, deform_first) == 16 &&
+              offsetof(GpuCharacter, tint) == 28);
+static_assert(sizeof(GpuOutVertex) == 32 && offsetof(GpuOutVertex, light) == 16 &&
+              offsetof(GpuOutVertex, clip_first) == 28);
+
+// Bytes per bone in the per-frame bone buffer: a b c d x y.
+inline constexpr std::uint32_t k_bone_bytes = 24;
+
+// Packs a colour as RGBA8 (R in the low byte), clamped and rounded as GLSL's packUnorm4x8 does.
+inline std::uint32_t pack_rgba8(Color c) {
+    auto channel = [](float v) -> std::uint32_t {
+        v = v < 0 ? 0 : (v > 1 ? 1 : v);
+        return static_cast<std::uint32_t>(v * 255.0f + 0.5f);
+    };
+    return channel(c.r) | channel(c.g) << 8 | channel(c.b) << 16 | channel(c.a) << 24;
+}
+
+// The inverse of pack_rgba8.
+inline Color unpack_rgba8(std::uint32_t v) {
+    return {static_cast<float>(v & 0xFF) / 255.0f, static_cast<float>((v >> 8) & 0xFF) / 255.0f,
+            static_cast<float>((v >> 16) & 0xFF) / 255.0f, static_cast<float>(v >> 24) / 255.0f};
+}
+
+// Multiplies two RGBA8 colours channel by channel as the skinning shader does (unpack, multiply, pack).
+inline std::uint32_t multiply_rgba8(std::uint32_t a, std::uint32_t b) {
+    Color x = unpack_rgba8(a), y = unpack_rgba8(b);
+    return pack_rgba8({x.r * y.r, x.g * y.g, x.b * y.b, x.a * y.a});
+}
+
+}  // namespace spinegpu::gpu

@@ -1,0 +1,120 @@
+// The Vulkan renderer (DESIGN.md, "The GPU data path"). Skeleton types are uploaded once in bind form; each frame
+// only poses cross the bus (frame_packer.hpp); a compute pass skins the visible attachments of every character in
+// its current draw order and one indexed draw, in one pipeline (dual-source blending covers the four Spine blend
+// modes), draws them all, in the order given. The CPU path draws the same frame from world vertices computed by
+// the runtime on the CPU (cpu_path.hpp). Headless: it draws into its own offscreen target, read back on request.
+//
+// Works on hardware drivers and on Mesa's lavapipe: no descriptor indexing (all atlas pages of all types share one
+// 2D array texture), storage buffers under 128 MiB per binding for moderate crowds.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "spinegpu/core/color.hpp"
+#include "spinegpu/core/result.hpp"
+#include "spinegpu/data/atlas.hpp"
+#include "spinegpu/data/attachment_binding.hpp"
+#include "spinegpu/data/image.hpp"
+#include "spinegpu/data/skeleton_data.hpp"
+#include "spinegpu/gpu/static_skeleton.hpp"
+#include "spinegpu/runtime/batch_update.hpp"
+#include "spinegpu/runtime/skeleton_pose.hpp"
+
+namespace spinegpu::gpu {
+
+// Zero means default everywhere.
+struct RendererDesc {
+    std::string device;                 // keep devices whose name contains this ("" : SPINEGPU_DEVICE, else any)
+    bool validation = false;            // VK_LAYER_KHRONOS_validation (also SPINEGPU_VALIDATION=1)
+    std::uint32_t frames_in_flight = 0; // default 2
+};
+
+enum class RenderPath : std::uint8_t {
+    gpu,  // skinning pass on the GPU from packed bones
+    cpu,  // world vertices from the runtime, computed on the CPU and uploaded
+    // The seed's way, for comparison: skinning in the vertex shader over every attachment of the type, hidden ones
+    // collapsed. Only for types without draw-order timelines; it does not clip.
+    gpu_vertex,
+};
+
+// World (x, y) to pixels: px = ox + scale * x, py = oy - scale * y (DESIGN.md, "Render").
+struct Camera2D {
+    float scale = 1, ox = 0, oy = 0;
+};
+
+// One character to draw: its pose, its skeleton type (from add_skeleton_type) and a tint that multiplies the
+// skeleton colour.
+struct CharacterDraw {
+    const SkeletonPose* pose = nullptr;
+    std::uint32_t type = 0;
+    Color tint;
+};
+
+// What one frame cost. Times in milliseconds; gpu_ms is from timestamp queries of the frame's own command buffer
+// (known once the frame has finished: see Renderer::finish), negative when unknown.
+struct FrameStats {
+    double pack_ms = 0;        // packing poses (GPU path) or computing and writing world vertices (CPU path)
+    double record_ms = 0;      // recording and submitting the command buffer
+    double gpu_ms = -1;
+    double skin_ms = -1;       // the part of gpu_ms before the draw (the skinning pass; ~0 on the other paths)
+    std::uint64_t bytes_uploaded = 0;  // bytes written to mapped memory for this frame
+    std::uint32_t characters = 0;      // drawn (in view)
+    std::uint32_t culled = 0;          // outside the view: neither packed nor drawn
+    std::uint32_t vertices = 0, triangles = 0;
+    std::uint64_t fragments = 0;       // fragment shader invocations (known with gpu_ms; 0 where not counted)
+};
+
+class Renderer {
+public:
+    // Creates the device (see RendererDesc) and the pipelines. Fails with the reasons when no device fits.
+    static Result<std::unique_ptr<Renderer>> create(const RendererDesc& desc);
+    ~Renderer();
+    Renderer(const Renderer&) = delete;
+    Renderer& operator=(const Renderer&) = delete;
+
+    // The device in use, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" or "NVIDIA H200".
+    const std::string& device_name() const;
+    // Whether the device is a CPU implementation (lavapipe).
+    bool software_device() const;
+    // Warnings and errors the validation layer reported so far (0 when validation is off), and the first one.
+    std::uint64_t validation_messages() const;
+    std::string first_validation_message() const;
+
+    // Adds a skeleton type and returns its index. `data`, `atlas` and `binding` must outlive the renderer; `pages`
+    // holds the atlas's page images in atlas order (their pixels are released after upload). All types must be
+    // added before the first frame is drawn. `name` names the type in errors.
+    Result<std::uint32_t> add_skeleton_type(const SkeletonData& data, const Atlas& atlas, const AtlasBinding& binding,
+                                            std::vector<Image> pages, const std::string& name);
+    // A type's bind form (valid after the first frame; before it, after finalize()).
+    const StaticSkeleton& skeleton_type(std::uint32_t type) const;
+    // Builds and uploads the static data of every type added so far. Called by the first draw when not before.
+    Result<void> finalize();
+
+    // Draws `characters` (in this order: back to front) into the offscreen target, sized width x height and
+    // cleared to `background` (straight alpha), through `path`. Characters outside the view are neither packed nor
+    // drawn. Waits only for the frame that last used this frame-in-flight slot.
+    Result<FrameStats> draw(std::span<const CharacterDraw> characters, const Camera2D& camera, std::uint32_t width,
+                            std::uint32_t height, Color background, RenderPath path);
+
+    // Threads for packing poses and building the CPU path's vertices (characters are split into ranges), or null for
+    // the calling thread alone. The pool must outlive its use here; the renderer runs one batch at a time on it.
+    void set_worker_pool(WorkerPool* pool);
+
+    // Waits for every submitted frame; the stats of the last frame drawn then include its gpu_ms.
+    Result<FrameStats> finish();
+
+    // Waits for the last frame and returns the target as straight-alpha RGBA8 (un-premultiplied).
+    Result<Image> read_back();
+
+    struct Impl;
+
+private:
+    explicit Renderer(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace spinegpu::gpu

@@ -1,0 +1,26 @@
+#version 450
+// The draw: pulls the skinned vertex (written by the skinning pass, or by the CPU path) and maps world
+// coordinates to the target with the 2D camera: px = ox + scale * x, py = oy - scale * y.
+#extension GL_GOOGLE_include_directive : require
+#include "spinegpu/gpu/gpu_layout.h"
+
+layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
+
+layout(push_constant) uniform Camera { float scale, ox, oy, width, height; } camera;
+
+layout(location = 0) out vec2 v_uv;
+layout(location = 1) out vec4 v_light;
+layout(location = 2) out vec3 v_dark;
+layout(location = 3) flat out uint v_material;
+layout(location = 4) flat out uint v_clip_first;
+
+void main() {
+    GpuOutVertex o = out_vertices[gl_VertexIndex];
+    vec2 pixel = vec2(camera.ox + camera.scale * o.x, camera.oy - camera.scale * o.y);
+    gl_Position = vec4(pixel / vec2(camera.width, camera.height) * 2.0 - 1.0, 0.0, 1.0);
+    v_uv = vec2(o.u, o.v);
+    v_light = unpackUnorm4x8(o.light);
+    v_dark = unpackUnorm4x8(o.dark).rgb;
+    v_material = o.material;
+    v_clip_first = o.clip_first;
+}

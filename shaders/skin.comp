@@ -1,0 +1,177 @@
+#version 450
+// The skinning pass: one workgroup per character. It reads the character's draw list (the attachment each
+// draw-order position shows), counts vertices and indices per position (a workgroup prefix sum gives each
+// position its place in the output), finds which clipping polygon applies to each position (the official
+// SkeletonClipping rules: a clipping attachment starts clipping unless one is active; it ends after its end slot
+// is drawn), then skins every visible vertex from the bones and writes it, with its colours and material, and the
+// triangles in draw order. Only visible attachments reach the rasterizer.
+#extension GL_GOOGLE_include_directive : require
+#include "bindings.glsl"
+
+layout(local_size_x = 64) in;
+
+layout(std430, set = 0, binding = 9) writeonly buffer OutVertices { GpuOutVertex out_vertices[]; };
+layout(std430, set = 0, binding = 10) writeonly buffer OutIndices { uint out_indices[]; };
+
+layout(push_constant) uniform Push { uint character_count; uint row_width; } push;
+
+shared uint s_attachment[k_max_slots];     // global attachment index, or k_no_section
+shared uint s_vertex_base[k_max_slots + 1]; // exclusive prefix sums (last entry: the total)
+shared uint s_index_base[k_max_slots + 1];
+shared uint s_clip[k_max_slots];           // clip polygon's first local vertex | count << 16, or 0
+shared uint s_light[k_max_slots];
+shared uint s_dark[k_max_slots];
+shared uint s_scan_v[k_skin_workgroup];
+shared uint s_scan_i[k_skin_workgroup];
+
+uint draw_entry(uint draw_first, uint position) {
+    uint word = words[draw_first + (position >> 1)];
+    return (position & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
+}
+
+uint mul_rgba8(uint a, uint b) {
+    return packUnorm4x8(unpackUnorm4x8(a) * unpackUnorm4x8(b));
+}
+
+void main() {
+    uint c = gl_WorkGroupID.x + gl_WorkGroupID.y * push.row_width;
+    if (c >= push.character_count) return;  // uniform across the workgroup
+    GpuCharacter ch = characters[c];
+    GpuSkeletonType type = types[ch.type];
+    uint slot_count = type.slot_count;
+    uint tid = gl_LocalInvocationID.x;
+
+    // 1. Per position: the attachment, its counts, the slot colours.
+    uint carry_v = 0u, carry_i = 0u;
+    for (uint chunk = 0u; chunk < slot_count; chunk += k_skin_workgroup) {
+        uint p = chunk + tid;
+        uint vc = 0u, ic = 0u;
+        if (p < slot_count) {
+            uint id = draw_entry(ch.draw_first, p);
+            uint a = k_no_section;
+            if (id != k_no_attachment) {
+                a = type.attachment_first + id;
+                vc = attachments[a].vertex_count;
+                ic = attachments[a].index_count;
+                uint slot = attachments[a].slot_and_end & 0xFFFFu;
+                GpuSlotSetup setup = slot_setups[type.slot_setup_first + slot];
+                uint light = setup.light, dark = setup.dark;
+                uint color_entry = setup.sections & 0xFFFFu;
+                if (ch.color_first != k_no_section && color_entry != k_no_entry) {
+                    light = words[ch.color_first + color_entry * 2u];
+                    dark = words[ch.color_first + color_entry * 2u + 1u];
+                }
+                s_light[p] = mul_rgba8(mul_rgba8(ch.tint, light), attachments[a].color);
+                s_dark[p] = dark;
+            }
+            s_attachment[p] = a;
+        }
+        // Inclusive scan of this chunk (Hillis-Steele), then made exclusive with the carry.
+        s_scan_v[tid] = vc;
+        s_scan_i[tid] = ic;
+        barrier();
+        for (uint offset = 1u; offset < k_skin_workgroup; offset <<= 1) {
+            uint add_v = tid >= offset ? s_scan_v[tid - offset] : 0u;
+            uint add_i = tid >= offset ? s_scan_i[tid - offset] : 0u;
+            barrier();
+            s_scan_v[tid] += add_v;
+            s_scan_i[tid] += add_i;
+            barrier();
+        }
+        if (p < slot_count) {
+            s_vertex_base[p] = carry_v + s_scan_v[tid] - vc;
+            s_index_base[p] = carry_i + s_scan_i[tid] - ic;
+        }
+        carry_v += s_scan_v[k_skin_workgroup - 1u];
+        carry_i += s_scan_i[k_skin_workgroup - 1u];
+        barrier();
+    }
+    if (tid == 0u) {
+        s_vertex_base[slot_count] = carry_v;
+        s_index_base[slot_count] = carry_i;
+        // 2. Clipping, in draw order (SkeletonClipping: clipStart is ignored while a clip is active; the clip
+        // ends after its end slot's position, whatever that slot shows). A clip's end slot that shows nothing
+        // drawable gets the type's empty marker attachment for that slot (no vertices, no triangles) in the draw
+        // list, so that it still ends the clip here.
+        uint clip_now = 0u, end_slot = 0xFFFFu;
+        for (uint p = 0u; p < slot_count; ++p) {
+            uint a = s_attachment[p];
+            s_clip[p] = clip_now;
+            if (a == k_no_section) continue;
+            uint material = attachments[a].material;
+            uint slot = attachments[a].slot_and_end & 0xFFFFu;
+            if ((material & k_material_clip_bit) != 0u) {
+                if (clip_now == 0u && attachments[a].vertex_count >= 3u) {
+                    clip_now = s_vertex_base[p] | (attachments[a].vertex_count << 16);
+                    end_slot = attachments[a].slot_and_end >> 16;
+                }
+                s_clip[p] = 0u;
+                continue;
+            }
+            if (clip_now != 0u && slot == end_slot) { clip_now = 0u; end_slot = 0xFFFFu; }
+        }
+    }
+    barrier();
+
+    // 3. Vertices: each thread takes every 64th vertex of the character and finds its position by binary search.
+    uint total_v = s_vertex_base[slot_count];
+    for (uint v = tid; v < total_v; v += k_skin_workgroup) {
+        uint lo = 0u, hi = slot_count;  // last position whose base <= v
+        while (hi - lo > 1u) {
+            uint mid = (lo + hi) >> 1;
+            if (s_vertex_base[mid] <= v) lo = mid; else hi = mid;
+        }
+        uint p = lo;  // positions without vertices share their base with the next one and are passed over
+        uint a = s_attachment[p];
+        GpuAttachment att = attachments[a];
+        uint local = v - s_vertex_base[p];
+        GpuBindVertex bv = bind_vertices[att.vertex_first + local];
+        uint slot = att.slot_and_end & 0xFFFFu;
+        uint deform = k_no_section;
+        uint deform_entry = slot_setups[type.slot_setup_first + slot].sections >> 16;
+        if (ch.deform_first != k_no_section && deform_entry != k_no_entry) deform = words[ch.deform_first + deform_entry];
+        vec2 world = vec2(0.0);
+        for (uint k = 0u; k < bv.influence_count; ++k) {
+            uint inf = bv.influence_first + k;
+            GpuInfluence f = influences[inf];
+            vec2 local_pos = vec2(f.x, f.y);
+            if (deform != k_no_section) {
+                if ((att.material & k_material_weighted_bit) != 0u) {
+                    uint d = deform + (inf - att.influence_first) * 2u;
+                    local_pos += vec2(uintBitsToFloat(words[d]), uintBitsToFloat(words[d + 1u]));
+                } else {
+                    uint d = deform + local * 2u;
+                    local_pos = vec2(uintBitsToFloat(words[d]), uintBitsToFloat(words[d + 1u]));
+                }
+            }
+            uint b = (ch.bone_first + f.bone) * 6u;
+            world += f.weight * vec2(local_pos.x * bones[b] + local_pos.y * bones[b + 1u] + bones[b + 4u],
+                                     local_pos.x * bones[b + 2u] + local_pos.y * bones[b + 3u] + bones[b + 5u]);
+        }
+        GpuOutVertex o;
+        o.x = world.x;
+        o.y = world.y;
+        o.u = bv.u;
+        o.v = bv.v;
+        o.light = s_light[p];
+        o.dark = s_dark[p];
+        uint clip = s_clip[p];
+        o.material = (att.material & 0xFFFFu) | ((clip >> 16) << k_material_clip_count_shift);
+        o.clip_first = ch.out_vertex_first + (clip & 0xFFFFu);
+        out_vertices[ch.out_vertex_first + v] = o;
+    }
+
+    // 4. Triangles, in draw order.
+    uint total_i = s_index_base[slot_count];
+    for (uint i = tid; i < total_i; i += k_skin_workgroup) {
+        uint lo = 0u, hi = slot_count;
+        while (hi - lo > 1u) {
+            uint mid = (lo + hi) >> 1;
+            if (s_index_base[mid] <= i) lo = mid; else hi = mid;
+        }
+        uint p = lo;
+        GpuAttachment att = attachments[s_attachment[p]];
+        uint local = i - s_index_base[p];
+        out_indices[ch.out_index_first + i] = ch.out_vertex_first + s_vertex_base[p] + static_indices[att.index_first + local];
+    }
+}

@@ -1,0 +1,78 @@
+// Buffers: see gpu_buffer.hpp.
+#include "gpu_buffer.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace spinegpu::gpu {
+
+Result<void> create_buffer(VkContext& context, VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible,
+                           GpuBuffer& out, bool readback) {
+    size = std::max<VkDeviceSize>(size, 256);
+    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = size;
+    info.usage = usage;
+    info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    GpuBuffer b;
+    b.size = size;
+    b.usage = usage;
+    b.host_visible = host_visible;
+    b.generation = out.generation + 1;
+    if (VkResult r = vkCreateBuffer(context.device, &info, nullptr, &b.buffer); r != VK_SUCCESS)
+        return vk_error("vkCreateBuffer", r);
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(context.device, b.buffer, &req);
+    std::int32_t type = -1;
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    if (!host_visible) {
+        type = find_memory_type(context, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    } else if (readback) {
+        type = find_memory_type(context, req.memoryTypeBits, host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    } else {
+        type = find_memory_type(context, req.memoryTypeBits, host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    }
+    if (type < 0) type = find_memory_type(context, req.memoryTypeBits, host_visible ? host : 0);
+    if (type < 0) {
+        vkDestroyBuffer(context.device, b.buffer, nullptr);
+        return make_error("vulkan", "vkAllocateMemory", "no memory type for a buffer");
+    }
+    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.allocationSize = req.size;
+    alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
+    if (VkResult r = vkAllocateMemory(context.device, &alloc, nullptr, &b.memory); r != VK_SUCCESS) {
+        vkDestroyBuffer(context.device, b.buffer, nullptr);
+        return vk_error("vkAllocateMemory", r);
+    }
+    vkBindBufferMemory(context.device, b.buffer, b.memory, 0);
+    if (host_visible) {
+        if (VkResult r = vkMapMemory(context.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped); r != VK_SUCCESS) {
+            vkDestroyBuffer(context.device, b.buffer, nullptr);
+            vkFreeMemory(context.device, b.memory, nullptr);
+            return vk_error("vkMapMemory", r);
+        }
+    }
+    destroy_buffer(context, out);
+    out = b;
+    return {};
+}
+
+void destroy_buffer(VkContext& context, GpuBuffer& buffer) {
+    if (buffer.buffer != VK_NULL_HANDLE) vkDestroyBuffer(context.device, buffer.buffer, nullptr);
+    if (buffer.memory != VK_NULL_HANDLE) vkFreeMemory(context.device, buffer.memory, nullptr);
+    const std::uint64_t generation = buffer.generation;
+    buffer = GpuBuffer{};
+    buffer.generation = generation;
+}
+
+Result<bool> fit_buffer(VkContext& context, GpuBuffer& buffer, VkDeviceSize needed) {
+    needed = std::max<VkDeviceSize>(needed, 256);
+    const bool too_small = buffer.buffer == VK_NULL_HANDLE || buffer.size < needed;
+    const bool too_large = buffer.size > 4096 && needed < buffer.size / 4;
+    if (!too_small && !too_large) return false;
+    const VkDeviceSize size = std::bit_ceil(needed);
+    Result<void> made = create_buffer(context, size, buffer.usage, buffer.host_visible, buffer);
+    if (!made) return made.error();
+    return true;
+}
+
+}  // namespace spinegpu::gpu

@@ -1,0 +1,37 @@
+// Buffers and their memory. Host-visible buffers are mapped once, persistently. Per-frame buffers grow to the next
+// power of two that fits and shrink when less than a quarter is used (DESIGN.md, "Buffers"), so the steady state
+// neither allocates nor changes descriptor sets.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+
+#include "spinegpu/core/result.hpp"
+#include "vk_context.hpp"
+
+namespace spinegpu::gpu {
+
+struct GpuBuffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;             // host-visible buffers only
+    VkDeviceSize size = 0;
+    VkBufferUsageFlags usage = 0;
+    bool host_visible = false;
+    std::uint64_t generation = 0;       // bumped on every reallocation (descriptor sets compare it)
+};
+
+// Creates `out` with `size` bytes (at least 256). Host-visible buffers prefer device-local memory the host can
+// write (resizable BAR), else host memory; `readback` buffers prefer host-cached memory.
+Result<void> create_buffer(VkContext& context, VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible,
+                           GpuBuffer& out, bool readback = false);
+
+// Frees the buffer (the caller makes sure the GPU no longer uses it).
+void destroy_buffer(VkContext& context, GpuBuffer& buffer);
+
+// Makes `buffer` hold at least `needed` bytes: reallocates to the next power of two when it is too small, or when
+// less than a quarter of it is needed (contents are not kept). Returns whether it reallocated.
+Result<bool> fit_buffer(VkContext& context, GpuBuffer& buffer, VkDeviceSize needed);
+
+}  // namespace spinegpu::gpu

@@ -1,0 +1,439 @@
+// Renderer frames: packing (GPU path) or world vertices (CPU path) into the frame slot's mapped buffers, the
+// command buffer (skinning dispatch, one indexed draw), timestamps and readback. Setup is in renderer_setup.cpp.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "renderer_impl.hpp"
+#include "spinegpu/gpu/cpu_path.hpp"
+#include "spinegpu/gpu/frame_packer.hpp"
+#include "spinegpu/gpu/gpu_structs.hpp"
+
+namespace spinegpu::gpu {
+namespace {
+
+constexpr std::uint32_t k_queries_per_frame = 3;
+constexpr std::uint32_t k_culled = Renderer::Impl::k_culled;
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+Renderer::Renderer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Renderer::~Renderer() = default;
+
+Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
+    auto impl = std::make_unique<Impl>();
+    Result<std::unique_ptr<VkContext>> context = create_vk_context(desc.device, desc.validation);
+    if (!context) return context.error();
+    impl->context = std::move(*context);
+    impl->frames_in_flight = desc.frames_in_flight != 0 ? desc.frames_in_flight : 2;
+    if (Result<void> r = impl->create_pipelines(); !r) return r.error();
+    if (Result<void> r = impl->create_frames(); !r) return r.error();
+    return std::unique_ptr<Renderer>(new Renderer(std::move(impl)));
+}
+
+const std::string& Renderer::device_name() const { return impl_->context->device_name; }
+bool Renderer::software_device() const { return impl_->context->software; }
+std::uint64_t Renderer::validation_messages() const { return impl_->context->validation_messages.load(); }
+std::string Renderer::first_validation_message() const { return impl_->context->first_validation_message; }
+
+Result<std::uint32_t> Renderer::add_skeleton_type(const SkeletonData& data, const Atlas& atlas,
+                                                  const AtlasBinding& binding, std::vector<Image> pages,
+                                                  const std::string& name) {
+    if (impl_->finalized)
+        return make_error(name, "renderer", "skeleton types must be added before the first frame is drawn");
+    if (pages.size() != atlas.pages.size())
+        return make_error(name, "pages", "the atlas has " + std::to_string(atlas.pages.size()) + " pages but " +
+                                             std::to_string(pages.size()) + " images were given");
+    for (std::size_t i = 0; i < pages.size(); ++i)
+        if (pages[i].rgba.size() != std::size_t{pages[i].width} * pages[i].height * 4)
+            return make_error(name, "pages", "page image " + std::to_string(i) + " holds no pixels");
+    SkeletonTypeEntry entry;
+    entry.data = &data;
+    entry.atlas = &atlas;
+    entry.binding = &binding;
+    entry.pages = std::move(pages);
+    entry.name = name;
+    impl_->types.push_back(std::move(entry));
+    return static_cast<std::uint32_t>(impl_->types.size() - 1);
+}
+
+const StaticSkeleton& Renderer::skeleton_type(std::uint32_t type) const { return impl_->types[type].bind; }
+
+void Renderer::set_worker_pool(WorkerPool* pool) { impl_->pool = pool; }
+
+Result<void> Renderer::finalize() {
+    if (impl_->finalized) return {};
+    return impl_->upload_static();
+}
+
+Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
+    if (!slot.pending) return {};
+    if (VkResult r = vkWaitForFences(context->device, 1, &slot.fence, VK_TRUE, UINT64_MAX); r != VK_SUCCESS)
+        return vk_error("vkWaitForFences", r);
+    vkResetFences(context->device, 1, &slot.fence);
+    slot.pending = false;
+    if (slot.timed && queries != VK_NULL_HANDLE) {
+        const auto index = static_cast<std::uint32_t>(&slot - frames.data());
+        std::uint64_t stamps[k_queries_per_frame] = {};
+        VkResult r = vkGetQueryPoolResults(context->device, queries, index * k_queries_per_frame,
+                                           k_queries_per_frame, sizeof(stamps), stamps, sizeof(std::uint64_t),
+                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        if (r == VK_SUCCESS) {
+            slot.stats.gpu_ms = static_cast<double>(stamps[2] - stamps[0]) * context->timestamp_period_ns * 1e-6;
+            slot.stats.skin_ms = static_cast<double>(stamps[1] - stamps[0]) * context->timestamp_period_ns * 1e-6;
+        }
+    }
+    if (slot.timed && statistics != VK_NULL_HANDLE) {
+        const auto index = static_cast<std::uint32_t>(&slot - frames.data());
+        std::uint64_t fragments = 0;
+        if (vkGetQueryPoolResults(context->device, statistics, index, 1, sizeof(fragments), &fragments,
+                                  sizeof(fragments), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS)
+            slot.stats.fragments = fragments;
+    }
+    return {};
+}
+
+void Renderer::Impl::update_sets(FrameSlot& f) {
+    // Rewrites a set only when a buffer it points at was reallocated (generation changed).
+    for (int path = 0; path < 2; ++path) {
+        VkDescriptorSet set = path == 0 ? f.set_gpu : f.set_cpu;
+        std::array<std::uint64_t, b_count>& bound = path == 0 ? f.bound_gpu : f.bound_cpu;
+        const std::array<const GpuBuffer*, b_count> buffers{
+            &influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
+            &f.characters, &f.bones, &f.words,
+            path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
+            &vertex_owners};
+        std::array<VkDescriptorBufferInfo, b_count> infos{};
+        std::array<VkWriteDescriptorSet, b_count> writes{};
+        std::uint32_t count = 0;
+        for (std::uint32_t i = 0; i < b_count; ++i) {
+            if (i == b_pages) continue;
+            // Generations start at 1 once a buffer exists; the static ones never change after finalize.
+            const std::uint64_t tag = buffers[i]->generation * 2 + 1;
+            if (bound[i] == tag) continue;
+            bound[i] = tag;
+            infos[i] = {buffers[i]->buffer, 0, VK_WHOLE_SIZE};
+            VkWriteDescriptorSet& w = writes[count++];
+            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w.dstSet = set;
+            w.dstBinding = i;
+            w.descriptorCount = 1;
+            w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w.pBufferInfo = &infos[i];
+        }
+        const VkDescriptorImageInfo image{sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        if (bound[b_pages] != 1) {
+            bound[b_pages] = 1;
+            VkWriteDescriptorSet& w = writes[count++];
+            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w.dstSet = set;
+            w.dstBinding = b_pages;
+            w.descriptorCount = 1;
+            w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+            w.pImageInfo = &image;
+        }
+        if (count > 0) vkUpdateDescriptorSets(context->device, count, writes.data(), 0, nullptr);
+    }
+}
+
+Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, const Camera2D& camera,
+                                  std::uint32_t width, std::uint32_t height, Color background, RenderPath path) {
+    Impl& m = *impl_;
+    if (!m.finalized)
+        if (Result<void> r = m.upload_static(); !r) return r.error();
+    const bool packs = path != RenderPath::cpu;  // the GPU paths pack poses; the CPU path uploads vertices
+    if (path == RenderPath::gpu_vertex)
+        for (const CharacterDraw& d : characters)
+            if (m.types[d.type].bind.features.draw_order)
+                return make_error(m.types[d.type].name, "draw", "the vertex-shader path cannot follow draw-order "
+                                                                "timelines; use the gpu path");
+    for (const CharacterDraw& c : characters)
+        if (c.pose == nullptr || c.type >= m.types.size() || c.pose->data != m.types[c.type].data)
+            return make_error("renderer", "draw", "a character's pose is missing or not of its skeleton type");
+    if (Result<void> r = m.fit_target(width, height); !r) return r.error();
+    FrameSlot& f = m.frames[m.frame_index];
+    if (Result<void> r = m.wait_slot(f); !r) return r.error();
+    VkContext& c = *m.context;
+    f.stats = FrameStats{};
+
+    // Pack (GPU path) or build world vertices (CPU path) straight into mapped memory, on the worker pool if any.
+    const auto pack_start = std::chrono::steady_clock::now();
+    const std::size_t n = characters.size();
+    if (m.counts.size() < n) {
+        m.counts.resize(n);
+        m.headers.resize(n);
+        m.bone_offsets.resize(n);
+        m.word_offsets.resize(n);
+        m.vertex_offsets.resize(n);
+        m.index_offsets.resize(n);
+    }
+    // Fixed places for every character's bones and words (culled ones leave theirs unwritten), so that ranges of
+    // characters pack independently.
+    std::uint64_t bones = 0, words = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const SkeletonTypeEntry& t = m.types[characters[i].type];
+        m.bone_offsets[i] = static_cast<std::uint32_t>(bones);
+        m.word_offsets[i] = static_cast<std::uint32_t>(words);
+        bones += t.bind.drawn_bones.size();
+        words += packs ? t.max_words : 0;
+    }
+    if (bones > 0xFFFFFFFFull / 6 || words > 0xFFFFFFFFull)
+        return make_error("renderer", "draw", "too many characters for one frame");
+    if (packs) {
+        for (auto [buffer, bytes] : {std::pair{&f.characters, n * sizeof(GpuCharacter)},
+                                     std::pair{&f.bones, bones * k_bone_bytes}, std::pair{&f.words, words * 4}})
+            if (Result<bool> r = fit_buffer(c, *buffer, bytes); !r) return r.error();
+    }
+    const WorldRect view{-camera.ox / camera.scale, (camera.oy - static_cast<float>(height)) / camera.scale,
+                         (static_cast<float>(width) - camera.ox) / camera.scale, camera.oy / camera.scale};
+
+    // Pass 1, per character: cull; GPU path: pack at its fixed places; CPU path: count its output.
+    struct PassContext {
+        Impl* m;
+        FrameSlot* f;
+        std::span<const CharacterDraw> characters;
+        WorldRect view;
+        RenderPath path;
+    } context{&m, &f, characters, view, path};
+    auto first_pass = [](void* raw, std::size_t begin, std::size_t end) {
+        auto& x = *static_cast<PassContext*>(raw);
+        Impl& im = *x.m;
+        for (std::size_t i = begin; i < end; ++i) {
+            const CharacterDraw& d = x.characters[i];
+            const StaticSkeleton& type = im.types[d.type].bind;
+            PackedCounts& counts = im.counts[i];
+            if (!character_in_view(type, *d.pose, x.view)) {
+                counts = PackedCounts{0, k_culled, 0};
+                continue;
+            }
+            if (x.path != RenderPath::cpu) {
+                counts = pack_character_at(type, d.type, *d.pose, d.tint, im.headers[i],
+                                           static_cast<float*>(x.f->bones.mapped), im.bone_offsets[i],
+                                           static_cast<std::uint32_t*>(x.f->words.mapped), im.word_offsets[i]);
+            } else {
+                const CpuPathCounts cpu = count_cpu_vertices(type, *d.pose);
+                counts = PackedCounts{0, cpu.vertices, cpu.indices};
+            }
+        }
+    };
+    constexpr std::size_t k_grain = 64;
+    if (m.pool != nullptr) m.pool->run(n, k_grain, RangeJob{first_pass, &context});
+    else first_pass(&context, 0, n);
+
+    // Output places, in draw order (back to front): prefix sums over the visible characters.
+    std::uint32_t vertex_total = 0, index_total = 0, visible = 0;
+    std::uint64_t bytes_uploaded = 0;
+    auto* dense = static_cast<GpuCharacter*>(f.characters.mapped);
+    for (std::size_t i = 0; i < n; ++i) {
+        PackedCounts& counts = m.counts[i];
+        if (counts.vertices == k_culled) continue;
+        if (path == RenderPath::gpu_vertex) {
+            // Every vertex and triangle of the type goes through the vertex shader.
+            const SkeletonTypeEntry& t = m.types[characters[i].type];
+            counts.vertices = t.collapse_vertices;
+            counts.indices = t.collapse_count;
+        }
+        if (packs) {
+            GpuCharacter& h = m.headers[i];
+            h.out_vertex_first = vertex_total;
+            h.out_index_first = index_total;
+            dense[visible] = h;
+            bytes_uploaded += sizeof(GpuCharacter) + m.types[characters[i].type].bind.drawn_bones.size() * k_bone_bytes +
+                              std::uint64_t{counts.words} * 4;
+        }
+        m.vertex_offsets[i] = vertex_total;
+        m.index_offsets[i] = index_total;
+        const std::uint64_t next_v = std::uint64_t{vertex_total} + counts.vertices;
+        const std::uint64_t next_i = std::uint64_t{index_total} + counts.indices;
+        if (next_v > 0xFFFFFFFFull || next_i > 0xFFFFFFFFull)
+            return make_error("renderer", "draw", "too many vertices for one frame");
+        vertex_total = static_cast<std::uint32_t>(next_v);
+        index_total = static_cast<std::uint32_t>(next_i);
+        ++visible;
+    }
+    const std::uint64_t out_vertex_bytes = std::uint64_t{vertex_total} * sizeof(GpuOutVertex);
+    const std::uint64_t out_index_bytes = std::uint64_t{index_total} * 4;
+    if (path == RenderPath::gpu) {
+        for (auto [buffer, bytes] : {std::pair{&f.gpu_vertices, out_vertex_bytes}, std::pair{&f.gpu_indices, out_index_bytes}})
+            if (Result<bool> r = fit_buffer(c, *buffer, bytes); !r) return r.error();
+    } else if (path == RenderPath::cpu) {
+        for (auto [buffer, bytes] : {std::pair{&f.cpu_vertices, out_vertex_bytes}, std::pair{&f.cpu_indices, out_index_bytes}})
+            if (Result<bool> r = fit_buffer(c, *buffer, bytes); !r) return r.error();
+        // Pass 2 (CPU path): world vertices and triangles of each visible character at its places.
+        auto second_pass = [](void* raw, std::size_t begin, std::size_t end) {
+            auto& x = *static_cast<PassContext*>(raw);
+            Impl& im = *x.m;
+            thread_local std::vector<float> scratch;
+            auto* out_vertices = static_cast<GpuOutVertex*>(x.f->cpu_vertices.mapped);
+            auto* out_indices = static_cast<std::uint32_t*>(x.f->cpu_indices.mapped);
+            for (std::size_t i = begin; i < end; ++i) {
+                const PackedCounts& counts = im.counts[i];
+                if (counts.vertices == k_culled || counts.vertices == 0) continue;
+                const CharacterDraw& d = x.characters[i];
+                const SkeletonTypeEntry& t = im.types[d.type];
+                if (scratch.size() < t.bind.max_vertex_floats) scratch.resize(t.bind.max_vertex_floats);
+                const std::uint32_t first = im.vertex_offsets[i];
+                build_cpu_vertices(t.bind, *t.binding, *d.pose, d.tint, first, out_vertices + first,
+                                   out_indices + im.index_offsets[i], scratch);
+            }
+        };
+        if (m.pool != nullptr) m.pool->run(n, k_grain, RangeJob{second_pass, &context});
+        else second_pass(&context, 0, n);
+        bytes_uploaded = out_vertex_bytes + out_index_bytes;
+    }
+    f.stats.characters = visible;
+    f.stats.culled = static_cast<std::uint32_t>(n) - visible;
+    f.stats.bytes_uploaded = bytes_uploaded;
+    f.stats.vertices = vertex_total;
+    f.stats.triangles = index_total / 3;
+    f.stats.pack_ms = milliseconds_since(pack_start);
+
+    // Record and submit.
+    const auto record_start = std::chrono::steady_clock::now();
+    m.update_sets(f);
+    VkCommandBuffer cb = f.commands;
+    vkResetCommandBuffer(cb, 0);
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vkBeginCommandBuffer(cb, &begin);
+    const std::uint32_t query = m.frame_index * k_queries_per_frame;
+    f.timed = m.queries != VK_NULL_HANDLE;
+    if (f.timed) {
+        vkCmdResetQueryPool(cb, m.queries, query, k_queries_per_frame);
+        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, m.queries, query);
+    }
+    if (m.statistics != VK_NULL_HANDLE) vkCmdResetQueryPool(cb, m.statistics, m.frame_index, 1);
+    VkDescriptorSet set = packs ? f.set_gpu : f.set_cpu;
+    if (path == RenderPath::gpu && visible > 0) {
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.skin_pipeline);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
+        const std::uint32_t count = visible;
+        const std::uint32_t row = std::min<std::uint32_t>(count, 65535);
+        const std::uint32_t push[2] = {count, row};
+        vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
+        vkCmdDispatch(cb, row, (count + row - 1) / row, 1);
+        VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDEX_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                                 VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                             0, 1, &barrier, 0, nullptr, 0, nullptr);
+    }
+    if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, m.queries, query + 1);
+    VkClearValue clear{};
+    clear.color.float32[0] = background.r * background.a;
+    clear.color.float32[1] = background.g * background.a;
+    clear.color.float32[2] = background.b * background.a;
+    clear.color.float32[3] = background.a;
+    VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    pass.renderPass = m.render_pass;
+    pass.framebuffer = m.framebuffer;
+    pass.renderArea = {{0, 0}, {width, height}};
+    pass.clearValueCount = 1;
+    pass.pClearValues = &clear;
+    if (m.statistics != VK_NULL_HANDLE) vkCmdBeginQuery(cb, m.statistics, m.frame_index, 0);
+    vkCmdBeginRenderPass(cb, &pass, VK_SUBPASS_CONTENTS_INLINE);
+    if (index_total > 0) {
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                          path == RenderPath::gpu_vertex ? m.collapse_pipeline : m.draw_pipeline);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, m.draw_layout, 0, 1, &set, 0, nullptr);
+        VkViewport viewport{0, 0, static_cast<float>(width), static_cast<float>(height), 0, 1};
+        VkRect2D scissor{{0, 0}, {width, height}};
+        vkCmdSetViewport(cb, 0, 1, &viewport);
+        vkCmdSetScissor(cb, 0, 1, &scissor);
+        const float push[5] = {camera.scale, camera.ox, camera.oy, static_cast<float>(width),
+                               static_cast<float>(height)};
+        vkCmdPushConstants(cb, m.draw_layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                           sizeof(push), push);
+        if (path == RenderPath::gpu_vertex) {
+            // One instanced draw per run of characters of one type, in order (instances draw one after another).
+            vkCmdBindIndexBuffer(cb, m.collapse_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+            std::uint32_t drawn = 0, run_start = 0, run_type = 0;
+            auto flush = [&](std::uint32_t end) {
+                if (end == run_start) return;
+                const SkeletonTypeEntry& t = m.types[run_type];
+                if (t.collapse_count > 0)
+                    vkCmdDrawIndexed(cb, t.collapse_count, end - run_start, t.collapse_first, 0, run_start);
+            };
+            for (std::size_t i = 0; i < n; ++i) {
+                if (m.counts[i].vertices == k_culled) continue;
+                if (drawn > run_start && characters[i].type != run_type) {
+                    flush(drawn);
+                    run_start = drawn;
+                }
+                run_type = characters[i].type;
+                ++drawn;
+            }
+            flush(drawn);
+        } else {
+            vkCmdBindIndexBuffer(cb, path == RenderPath::gpu ? f.gpu_indices.buffer : f.cpu_indices.buffer, 0,
+                                 VK_INDEX_TYPE_UINT32);
+            vkCmdDrawIndexed(cb, index_total, 1, 0, 0, 0);
+        }
+    }
+    vkCmdEndRenderPass(cb);
+    if (m.statistics != VK_NULL_HANDLE) vkCmdEndQuery(cb, m.statistics, m.frame_index);
+    if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries, query + 2);
+    vkEndCommandBuffer(cb);
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cb;
+    if (VkResult r = vkQueueSubmit(c.queue, 1, &submit, f.fence); r != VK_SUCCESS)
+        return vk_error("vkQueueSubmit", r);
+    f.pending = true;
+    f.stats.record_ms = milliseconds_since(record_start);
+    m.last_frame = static_cast<std::int32_t>(m.frame_index);
+    m.frame_index = (m.frame_index + 1) % m.frames_in_flight;
+    return f.stats;
+}
+
+Result<FrameStats> Renderer::finish() {
+    Impl& m = *impl_;
+    for (FrameSlot& f : m.frames)
+        if (Result<void> r = m.wait_slot(f); !r) return r.error();
+    if (m.last_frame < 0) return FrameStats{};
+    return m.frames[static_cast<std::size_t>(m.last_frame)].stats;
+}
+
+Result<Image> Renderer::read_back() {
+    Impl& m = *impl_;
+    if (m.last_frame < 0) return make_error("renderer", "read_back", "no frame has been drawn");
+    if (Result<FrameStats> done = finish(); !done) return done.error();
+    Result<void> copied = m.submit_once([&](VkCommandBuffer cb) {
+        VkBufferImageCopy copy{};
+        copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        copy.imageExtent = {m.width, m.height, 1};
+        vkCmdCopyImageToBuffer(cb, m.target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, m.readback.buffer, 1, &copy);
+        VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
+                             nullptr, 0, nullptr);
+    });
+    if (!copied) return copied.error();
+    VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
+    range.memory = m.readback.memory;
+    range.size = VK_WHOLE_SIZE;
+    vkInvalidateMappedMemoryRanges(m.context->device, 1, &range);
+    Image image;
+    image.width = m.width;
+    image.height = m.height;
+    image.rgba.resize(std::size_t{m.width} * m.height * 4);
+    const auto* src = static_cast<const std::uint8_t*>(m.readback.mapped);
+    for (std::size_t p = 0; p < image.rgba.size(); p += 4) {
+        const std::uint32_t a = src[p + 3];
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t v = a == 0 ? 0 : std::min<std::uint32_t>(255, (src[p + k] * 255u + a / 2) / a);
+            image.rgba[p + static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(v);
+        }
+        image.rgba[p + 3] = static_cast<std::uint8_t>(a);
+    }
+    return image;
+}
+
+}  // namespace spinegpu::gpu

@@ -1,0 +1,105 @@
+// The renderer's state, shared by renderer_setup.cpp (device objects, static upload) and renderer.cpp (frames).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "gpu_buffer.hpp"
+#include "spinegpu/gpu/frame_packer.hpp"
+#include "spinegpu/runtime/batch_update.hpp"
+#include "spinegpu/gpu/renderer.hpp"
+#include "vk_context.hpp"
+
+namespace spinegpu::gpu {
+
+// Descriptor bindings (shaders/bindings.glsl, skin.comp, draw.vert, draw.frag).
+enum Binding : std::uint32_t {
+    b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
+    b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners, b_count
+};
+
+struct SkeletonTypeEntry {
+    const SkeletonData* data = nullptr;
+    const Atlas* atlas = nullptr;
+    const AtlasBinding* binding = nullptr;
+    std::vector<Image> pages;
+    std::string name;
+    StaticSkeleton bind;
+    std::uint32_t max_words = 0;   // per character
+    // The vertex-shader path's index range (every attachment of every skin, setup order) and its vertex count.
+    std::uint32_t collapse_first = 0, collapse_count = 0, collapse_vertices = 0;
+};
+
+// Everything one frame in flight owns.
+struct FrameSlot {
+    GpuBuffer characters, bones, words;   // packed poses (host visible, mapped)
+    GpuBuffer cpu_vertices, cpu_indices;  // CPU path output (host visible, mapped)
+    GpuBuffer gpu_vertices, gpu_indices;  // skinning pass output (device local)
+    VkDescriptorSet set_gpu = VK_NULL_HANDLE, set_cpu = VK_NULL_HANDLE;
+    std::array<std::uint64_t, b_count> bound_gpu{}, bound_cpu{};  // buffer generations the sets point at
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    bool pending = false;    // submitted and not yet waited for
+    bool timed = false;      // its queries were written
+    FrameStats stats;
+};
+
+struct Renderer::Impl {
+    std::unique_ptr<VkContext> context;
+    std::uint32_t frames_in_flight = 2;
+
+    // Pipelines.
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    VkPipelineLayout compute_layout = VK_NULL_HANDLE, draw_layout = VK_NULL_HANDLE;
+    VkPipeline skin_pipeline = VK_NULL_HANDLE, draw_pipeline = VK_NULL_HANDLE;
+    VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
+    VkRenderPass render_pass = VK_NULL_HANDLE;
+    VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
+    VkCommandPool command_pool = VK_NULL_HANDLE;
+    VkQueryPool queries = VK_NULL_HANDLE;
+    VkQueryPool statistics = VK_NULL_HANDLE;  // fragment shader invocations, one query per frame slot
+    VkSampler sampler = VK_NULL_HANDLE;
+
+    // Static data of all types.
+    std::vector<SkeletonTypeEntry> types;
+    bool finalized = false;
+    GpuBuffer influences, bind_vertices, static_indices, attachments, type_table, slot_setups;
+    GpuBuffer vertex_owners, collapse_indices;  // RenderPath::gpu_vertex: each bind vertex's attachment; triangles
+    VkImage pages = VK_NULL_HANDLE;
+    VkDeviceMemory pages_memory = VK_NULL_HANDLE;
+    VkImageView pages_view = VK_NULL_HANDLE;
+
+    // Target.
+    VkImage target = VK_NULL_HANDLE;
+    VkDeviceMemory target_memory = VK_NULL_HANDLE;
+    VkImageView target_view = VK_NULL_HANDLE;
+    VkFramebuffer framebuffer = VK_NULL_HANDLE;
+    std::uint32_t width = 0, height = 0;
+    GpuBuffer readback;
+
+    std::vector<FrameSlot> frames;
+    std::uint32_t frame_index = 0;   // next slot to use
+    std::int32_t last_frame = -1;    // slot of the last frame drawn
+    WorkerPool* pool = nullptr;      // threads for packing and the CPU path, or none (the caller's thread)
+    // Per-frame scratch, grown and never shrunk, so that the steady state allocates nothing.
+    std::vector<GpuCharacter> headers;          // per character, before compaction to the visible ones
+    std::vector<PackedCounts> counts;           // per character; vertices == k_culled: outside the view
+    std::vector<std::uint32_t> bone_offsets, word_offsets;  // where each character packs
+    std::vector<std::uint32_t> vertex_offsets, index_offsets;  // where each character's output goes
+    static constexpr std::uint32_t k_culled = 0xFFFFFFFFu;
+
+    ~Impl();
+    Result<void> create_pipelines();
+    Result<void> create_frames();
+    Result<void> upload_static();
+    Result<void> fit_target(std::uint32_t w, std::uint32_t h);
+    Result<void> wait_slot(FrameSlot& slot);
+    void update_sets(FrameSlot& slot);
+    Result<void> submit_once(const std::function<void(VkCommandBuffer)>& record);
+};
+
+}  // namespace spinegpu::gpu

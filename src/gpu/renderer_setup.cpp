@@ -1,0 +1,568 @@
+// Renderer setup: pipelines, descriptor sets, frames in flight, the static upload of skeleton types (bind form and
+// page array) and the offscreen target. The per-frame work is in renderer.cpp.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "renderer_impl.hpp"
+#include "shaders.hpp"
+#include "spinegpu/gpu/frame_packer.hpp"
+#include "spinegpu/gpu/gpu_structs.hpp"
+
+namespace spinegpu::gpu {
+namespace {
+
+constexpr std::uint32_t k_queries_per_frame = 3;  // start, after skinning, after drawing
+
+Result<VkShaderModule> make_module(VkDevice device, std::span<const std::uint32_t> code) {
+    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = code.size_bytes();
+    info.pCode = code.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    if (VkResult r = vkCreateShaderModule(device, &info, nullptr, &module); r != VK_SUCCESS)
+        return vk_error("vkCreateShaderModule", r);
+    return module;
+}
+
+}  // namespace
+
+Renderer::Impl::~Impl() {
+    if (!context) return;
+    VkDevice d = context->device;
+    vkDeviceWaitIdle(d);
+    for (FrameSlot& f : frames) {
+        for (GpuBuffer* b : {&f.characters, &f.bones, &f.words, &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices,
+                             &f.gpu_indices})
+            destroy_buffer(*context, *b);
+        if (f.fence != VK_NULL_HANDLE) vkDestroyFence(d, f.fence, nullptr);
+    }
+    for (GpuBuffer* b : {&influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
+                         &vertex_owners, &collapse_indices, &readback})
+        destroy_buffer(*context, *b);
+    if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
+    if (target_view) vkDestroyImageView(d, target_view, nullptr);
+    if (target) vkDestroyImage(d, target, nullptr);
+    if (target_memory) vkFreeMemory(d, target_memory, nullptr);
+    if (pages_view) vkDestroyImageView(d, pages_view, nullptr);
+    if (pages) vkDestroyImage(d, pages, nullptr);
+    if (pages_memory) vkFreeMemory(d, pages_memory, nullptr);
+    if (sampler) vkDestroySampler(d, sampler, nullptr);
+    if (queries) vkDestroyQueryPool(d, queries, nullptr);
+    if (statistics) vkDestroyQueryPool(d, statistics, nullptr);
+    if (command_pool) vkDestroyCommandPool(d, command_pool, nullptr);
+    if (descriptor_pool) vkDestroyDescriptorPool(d, descriptor_pool, nullptr);
+    if (skin_pipeline) vkDestroyPipeline(d, skin_pipeline, nullptr);
+    if (draw_pipeline) vkDestroyPipeline(d, draw_pipeline, nullptr);
+    if (collapse_pipeline) vkDestroyPipeline(d, collapse_pipeline, nullptr);
+    if (compute_layout) vkDestroyPipelineLayout(d, compute_layout, nullptr);
+    if (draw_layout) vkDestroyPipelineLayout(d, draw_layout, nullptr);
+    if (set_layout) vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
+    if (render_pass) vkDestroyRenderPass(d, render_pass, nullptr);
+}
+
+Result<void> Renderer::Impl::create_pipelines() {
+    VkDevice d = context->device;
+    std::array<VkDescriptorSetLayoutBinding, b_count> bindings{};
+    for (std::uint32_t i = 0; i < b_count; ++i) {
+        bindings[i].binding = i;
+        bindings[i].descriptorCount = 1;
+        bindings[i].descriptorType = i == b_pages ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                                       : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT |
+                                 VK_SHADER_STAGE_FRAGMENT_BIT;
+    }
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.bindingCount = b_count;
+    set_info.pBindings = bindings.data();
+    if (VkResult r = vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout); r != VK_SUCCESS)
+        return vk_error("vkCreateDescriptorSetLayout", r);
+
+    VkPushConstantRange compute_push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout;
+    layout_info.pushConstantRangeCount = 1;
+    layout_info.pPushConstantRanges = &compute_push;
+    if (VkResult r = vkCreatePipelineLayout(d, &layout_info, nullptr, &compute_layout); r != VK_SUCCESS)
+        return vk_error("vkCreatePipelineLayout", r);
+    VkPushConstantRange draw_push{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 20};
+    layout_info.pPushConstantRanges = &draw_push;
+    if (VkResult r = vkCreatePipelineLayout(d, &layout_info, nullptr, &draw_layout); r != VK_SUCCESS)
+        return vk_error("vkCreatePipelineLayout", r);
+
+    Result<VkShaderModule> skin = make_module(d, skin_comp_spirv());
+    if (!skin) return skin.error();
+    VkComputePipelineCreateInfo compute_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    compute_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
+                          VK_SHADER_STAGE_COMPUTE_BIT, *skin, "main", nullptr};
+    compute_info.layout = compute_layout;
+    VkResult compute_result = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &compute_info, nullptr, &skin_pipeline);
+    vkDestroyShaderModule(d, *skin, nullptr);
+    if (compute_result != VK_SUCCESS) return vk_error("vkCreateComputePipelines", compute_result);
+
+    // Render pass: one RGBA8 colour target, cleared, left ready for readback.
+    VkAttachmentDescription color{};
+    color.format = VK_FORMAT_R8G8B8A8_UNORM;
+    color.samples = VK_SAMPLE_COUNT_1_BIT;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    color.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    color.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    color.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass{};
+    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    subpass.colorAttachmentCount = 1;
+    subpass.pColorAttachments = &color_ref;
+    std::array<VkSubpassDependency, 2> deps{};
+    deps[0] = {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
+               VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, 0};
+    deps[1] = {0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+               VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0};
+    VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+    pass_info.attachmentCount = 1;
+    pass_info.pAttachments = &color;
+    pass_info.subpassCount = 1;
+    pass_info.pSubpasses = &subpass;
+    pass_info.dependencyCount = static_cast<std::uint32_t>(deps.size());
+    pass_info.pDependencies = deps.data();
+    if (VkResult r = vkCreateRenderPass(d, &pass_info, nullptr, &render_pass); r != VK_SUCCESS)
+        return vk_error("vkCreateRenderPass", r);
+
+    Result<VkShaderModule> vert = make_module(d, draw_vert_spirv());
+    if (!vert) return vert.error();
+    Result<VkShaderModule> frag = make_module(d, draw_frag_spirv());
+    if (!frag) {
+        vkDestroyShaderModule(d, *vert, nullptr);
+        return frag.error();
+    }
+    std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
+    stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, *vert,
+                 "main", nullptr};
+    // Diagnostics: SPINEGPU_DIAGNOSE_FLAT=1 builds the fragment shader without its texture fetch (draw.frag).
+    const char* flat_env = std::getenv("SPINEGPU_DIAGNOSE_FLAT");
+    const VkBool32 flat = flat_env != nullptr && std::strcmp(flat_env, "1") == 0 ? VK_TRUE : VK_FALSE;
+    const VkSpecializationMapEntry flat_entry{0, 0, sizeof(VkBool32)};
+    const VkSpecializationInfo flat_info{1, &flat_entry, sizeof(flat), &flat};
+    stages[1] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
+                 *frag, "main", &flat_info};
+    VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    viewport.viewportCount = 1;
+    viewport.scissorCount = 1;
+    VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    raster.polygonMode = VK_POLYGON_MODE_FILL;
+    raster.cullMode = VK_CULL_MODE_NONE;
+    raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    raster.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    // dst = src0 + dst * src1, for colour and alpha (draw.frag sets src1 per blend mode).
+    VkPipelineColorBlendAttachmentState blend{};
+    blend.blendEnable = VK_TRUE;
+    blend.srcColorBlendFactor = VK_BLEND_FACTOR_ONE;
+    blend.dstColorBlendFactor = VK_BLEND_FACTOR_SRC1_COLOR;
+    blend.colorBlendOp = VK_BLEND_OP_ADD;
+    blend.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+    blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_SRC1_ALPHA;
+    blend.alphaBlendOp = VK_BLEND_OP_ADD;
+    // Diagnostics: SPINEGPU_DIAGNOSE_PLAIN_BLEND=1 blends as plain premultiplied normal (ONE, 1 - src alpha) for
+    // every slot, to tell the cost of dual-source blending when profiling. Wrong pixels for other blend modes.
+    if (const char* plain = std::getenv("SPINEGPU_DIAGNOSE_PLAIN_BLEND"); plain != nullptr && std::strcmp(plain, "1") == 0) {
+        blend.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    }
+    blend.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
+                           VK_COLOR_COMPONENT_A_BIT;
+    VkPipelineColorBlendStateCreateInfo blend_state{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    blend_state.attachmentCount = 1;
+    blend_state.pAttachments = &blend;
+    std::array<VkDynamicState, 2> dynamic_states{VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+    dynamic.dynamicStateCount = static_cast<std::uint32_t>(dynamic_states.size());
+    dynamic.pDynamicStates = dynamic_states.data();
+    VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+    info.stageCount = static_cast<std::uint32_t>(stages.size());
+    info.pStages = stages.data();
+    info.pVertexInputState = &vertex_input;
+    info.pInputAssemblyState = &assembly;
+    info.pViewportState = &viewport;
+    info.pRasterizationState = &raster;
+    info.pMultisampleState = &multisample;
+    info.pColorBlendState = &blend_state;
+    info.pDynamicState = &dynamic;
+    info.layout = draw_layout;
+    info.renderPass = render_pass;
+    VkResult draw_result = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &draw_pipeline);
+    vkDestroyShaderModule(d, *vert, nullptr);
+    Result<VkShaderModule> collapse = make_module(d, collapse_vert_spirv());
+    if (draw_result == VK_SUCCESS && collapse) {
+        stages[0].module = *collapse;
+        draw_result = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &collapse_pipeline);
+        vkDestroyShaderModule(d, *collapse, nullptr);
+    }
+    vkDestroyShaderModule(d, *frag, nullptr);
+    if (!collapse) return collapse.error();
+    if (draw_result != VK_SUCCESS) return vk_error("vkCreateGraphicsPipelines", draw_result);
+
+    VkSamplerCreateInfo sampler_info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sampler_info.magFilter = VK_FILTER_LINEAR;
+    sampler_info.minFilter = VK_FILTER_LINEAR;
+    sampler_info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    sampler_info.addressModeU = sampler_info.addressModeV = sampler_info.addressModeW =
+        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    sampler_info.maxLod = 0;
+    if (VkResult r = vkCreateSampler(d, &sampler_info, nullptr, &sampler); r != VK_SUCCESS)
+        return vk_error("vkCreateSampler", r);
+    return {};
+}
+
+Result<void> Renderer::Impl::create_frames() {
+    VkDevice d = context->device;
+    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pool_info.queueFamilyIndex = context->queue_family;
+    if (VkResult r = vkCreateCommandPool(d, &pool_info, nullptr, &command_pool); r != VK_SUCCESS)
+        return vk_error("vkCreateCommandPool", r);
+    std::array<VkDescriptorPoolSize, 2> sizes{{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * frames_in_flight * 12},
+                                               {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * frames_in_flight}}};
+    VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dp.maxSets = 2 * frames_in_flight;
+    dp.poolSizeCount = static_cast<std::uint32_t>(sizes.size());
+    dp.pPoolSizes = sizes.data();
+    if (VkResult r = vkCreateDescriptorPool(d, &dp, nullptr, &descriptor_pool); r != VK_SUCCESS)
+        return vk_error("vkCreateDescriptorPool", r);
+    if (context->timestamp_period_ns > 0) {
+        VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        q.queryCount = k_queries_per_frame * frames_in_flight;
+        if (VkResult r = vkCreateQueryPool(d, &q, nullptr, &queries); r != VK_SUCCESS)
+            return vk_error("vkCreateQueryPool", r);
+    }
+    if (context->pipeline_statistics) {
+        VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        q.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
+        q.queryCount = frames_in_flight;
+        q.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT;
+        if (VkResult r = vkCreateQueryPool(d, &q, nullptr, &statistics); r != VK_SUCCESS)
+            return vk_error("vkCreateQueryPool", r);
+    }
+    frames.resize(frames_in_flight);
+    for (FrameSlot& f : frames) {
+        VkCommandBufferAllocateInfo cb{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        cb.commandPool = command_pool;
+        cb.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        cb.commandBufferCount = 1;
+        if (VkResult r = vkAllocateCommandBuffers(d, &cb, &f.commands); r != VK_SUCCESS)
+            return vk_error("vkAllocateCommandBuffers", r);
+        VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        if (VkResult r = vkCreateFence(d, &fence, nullptr, &f.fence); r != VK_SUCCESS)
+            return vk_error("vkCreateFence", r);
+        std::array<VkDescriptorSetLayout, 2> layouts{set_layout, set_layout};
+        std::array<VkDescriptorSet, 2> sets{};
+        VkDescriptorSetAllocateInfo ds{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        ds.descriptorPool = descriptor_pool;
+        ds.descriptorSetCount = 2;
+        ds.pSetLayouts = layouts.data();
+        if (VkResult r = vkAllocateDescriptorSets(d, &ds, sets.data()); r != VK_SUCCESS)
+            return vk_error("vkAllocateDescriptorSets", r);
+        f.set_gpu = sets[0];
+        f.set_cpu = sets[1];
+        const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        for (GpuBuffer* b : {&f.characters, &f.bones, &f.words}) {
+            b->usage = storage;
+            b->host_visible = true;
+        }
+        f.cpu_vertices.usage = storage;
+        f.cpu_vertices.host_visible = true;
+        f.cpu_indices.usage = storage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
+        f.cpu_indices.host_visible = true;
+        f.gpu_vertices.usage = storage;
+        f.gpu_indices.usage = storage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
+        for (GpuBuffer* b : {&f.characters, &f.bones, &f.words, &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices,
+                             &f.gpu_indices})
+            if (Result<bool> made = fit_buffer(*context, *b, 4096); !made) return made.error();
+    }
+    return {};
+}
+
+Result<void> Renderer::Impl::submit_once(const std::function<void(VkCommandBuffer)>& record) {
+    VkDevice d = context->device;
+    VkCommandBufferAllocateInfo cb{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cb.commandPool = command_pool;
+    cb.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cb.commandBufferCount = 1;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    if (VkResult r = vkAllocateCommandBuffers(d, &cb, &commands); r != VK_SUCCESS)
+        return vk_error("vkAllocateCommandBuffers", r);
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vkBeginCommandBuffer(commands, &begin);
+    record(commands);
+    vkEndCommandBuffer(commands);
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &commands;
+    VkResult r = vkQueueSubmit(context->queue, 1, &submit, VK_NULL_HANDLE);
+    if (r == VK_SUCCESS) r = vkQueueWaitIdle(context->queue);
+    vkFreeCommandBuffers(d, command_pool, 1, &commands);
+    if (r != VK_SUCCESS) return vk_error("vkQueueSubmit", r);
+    return {};
+}
+
+// Uploads `bytes` into a new device-local storage buffer through a staging buffer.
+static Result<void> upload_buffer(Renderer::Impl& impl, const void* bytes, VkDeviceSize size, GpuBuffer& out) {
+    VkContext& context = *impl.context;
+    GpuBuffer staging;
+    if (Result<void> r = create_buffer(context, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, staging); !r)
+        return r.error();
+    if (size > 0) std::memcpy(staging.mapped, bytes, size);
+    Result<void> made = create_buffer(context, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                                     VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
+                                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT, false, out);
+    if (made && size > 0) {
+        made = impl.submit_once([&](VkCommandBuffer commands) {
+            VkBufferCopy copy{0, 0, size};
+            vkCmdCopyBuffer(commands, staging.buffer, out.buffer, 1, &copy);
+        });
+    }
+    destroy_buffer(context, staging);
+    return made;
+}
+
+Result<void> Renderer::Impl::upload_static() {
+    VkContext& c = *context;
+    VkDevice d = c.device;
+    // Page array: every page of every type is a layer of one array as large as the largest page.
+    std::uint32_t layer_w = 1, layer_h = 1, layer_count = 0;
+    for (const SkeletonTypeEntry& t : types)
+        for (const Image& page : t.pages) {
+            layer_w = std::max(layer_w, page.width);
+            layer_h = std::max(layer_h, page.height);
+            ++layer_count;
+        }
+    layer_count = std::max<std::uint32_t>(layer_count, 1);
+    if (layer_count > std::min<std::uint32_t>(c.properties.limits.maxImageArrayLayers, k_material_layer_mask + 1))
+        return make_error("renderer", "pages", std::to_string(layer_count) + " atlas pages; at most " +
+                                                   std::to_string(k_material_layer_mask + 1) + " fit");
+    if (layer_w > c.properties.limits.maxImageDimension2D || layer_h > c.properties.limits.maxImageDimension2D)
+        return make_error("renderer", "pages", "an atlas page is larger than the device's largest image");
+
+    // Bind form of each type, rebased into the renderer-wide buffers.
+    std::vector<GpuInfluence> all_influences;
+    std::vector<GpuBindVertex> all_vertices;
+    std::vector<std::uint32_t> all_indices;
+    std::vector<GpuAttachment> all_attachments;
+    std::vector<GpuSkeletonType> all_types;
+    std::vector<GpuSlotSetup> all_setups;
+    std::vector<std::uint32_t> all_owners, all_collapse;
+    std::uint32_t next_layer = 0;
+    for (SkeletonTypeEntry& t : types) {
+        std::vector<PagePlacement> placement;
+        for (const Image& page : t.pages)
+            placement.push_back({next_layer++, static_cast<float>(page.width) / static_cast<float>(layer_w),
+                                 static_cast<float>(page.height) / static_cast<float>(layer_h)});
+        Result<StaticSkeleton> bind = build_static_skeleton(*t.data, *t.atlas, *t.binding, placement, t.name);
+        if (!bind) return bind.error();
+        t.bind = std::move(*bind);
+        t.max_words = max_words_per_character(t.bind, *t.data);
+        const auto influence_base = static_cast<std::uint32_t>(all_influences.size());
+        const auto vertex_base = static_cast<std::uint32_t>(all_vertices.size());
+        const auto index_base = static_cast<std::uint32_t>(all_indices.size());
+        all_types.push_back({static_cast<std::uint32_t>(all_attachments.size()),
+                             static_cast<std::uint32_t>(t.data->slots.size()),
+                             static_cast<std::uint32_t>(all_setups.size()), t.bind.flags});
+        all_influences.insert(all_influences.end(), t.bind.influences.begin(), t.bind.influences.end());
+        for (GpuBindVertex v : t.bind.vertices) {
+            v.influence_first += influence_base;
+            all_vertices.push_back(v);
+        }
+        all_indices.insert(all_indices.end(), t.bind.indices.begin(), t.bind.indices.end());
+        const auto attachment_base = static_cast<std::uint32_t>(all_attachments.size());
+        all_owners.resize(all_vertices.size());
+        for (GpuAttachment a : t.bind.attachments) {
+            a.vertex_first += vertex_base;
+            a.index_first += index_base;
+            a.influence_first += influence_base;
+            for (std::uint32_t v = 0; v < a.vertex_count; ++v)
+                all_owners[a.vertex_first + v] = static_cast<std::uint32_t>(all_attachments.size());
+            all_attachments.push_back(a);
+        }
+        // The vertex-shader path draws every drawable attachment, slot by slot in setup order.
+        t.collapse_first = static_cast<std::uint32_t>(all_collapse.size());
+        t.collapse_vertices = 0;
+        for (std::uint32_t slot = 0; slot < t.data->slots.size(); ++slot)
+            for (std::uint32_t id = 0; id < t.bind.attachments.size(); ++id) {
+                const GpuAttachment& a = all_attachments[attachment_base + id];
+                if ((a.slot_and_end & 0xFFFF) != slot || a.index_count == 0) continue;
+                for (std::uint32_t i = 0; i < a.index_count; ++i)
+                    all_collapse.push_back(a.vertex_first + all_indices[a.index_first + i]);
+                t.collapse_vertices += a.vertex_count;
+            }
+        t.collapse_count = static_cast<std::uint32_t>(all_collapse.size()) - t.collapse_first;
+        all_setups.insert(all_setups.end(), t.bind.slot_setups.begin(), t.bind.slot_setups.end());
+    }
+    struct Upload { const void* data; std::size_t bytes; GpuBuffer* out; };
+    for (Upload u : {Upload{all_influences.data(), all_influences.size() * sizeof(GpuInfluence), &influences},
+                     Upload{all_vertices.data(), all_vertices.size() * sizeof(GpuBindVertex), &bind_vertices},
+                     Upload{all_indices.data(), all_indices.size() * sizeof(std::uint32_t), &static_indices},
+                     Upload{all_attachments.data(), all_attachments.size() * sizeof(GpuAttachment), &attachments},
+                     Upload{all_types.data(), all_types.size() * sizeof(GpuSkeletonType), &type_table},
+                     Upload{all_setups.data(), all_setups.size() * sizeof(GpuSlotSetup), &slot_setups},
+                     Upload{all_owners.data(), all_owners.size() * sizeof(std::uint32_t), &vertex_owners},
+                     Upload{all_collapse.data(), all_collapse.size() * sizeof(std::uint32_t), &collapse_indices}})
+        if (Result<void> r = upload_buffer(*this, u.data, u.bytes, *u.out); !r) return r.error();
+
+    // The page array, UNORM: texels are filtered in sRGB-encoded values as the official renderers filter them
+    // (draw.frag says why).
+    VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    image.imageType = VK_IMAGE_TYPE_2D;
+    image.format = VK_FORMAT_R8G8B8A8_UNORM;
+    image.extent = {layer_w, layer_h, 1};
+    image.mipLevels = 1;
+    image.arrayLayers = layer_count;
+    image.samples = VK_SAMPLE_COUNT_1_BIT;
+    image.tiling = VK_IMAGE_TILING_OPTIMAL;
+    image.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    image.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    if (VkResult r = vkCreateImage(d, &image, nullptr, &pages); r != VK_SUCCESS) return vk_error("vkCreateImage", r);
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(d, pages, &req);
+    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.allocationSize = req.size;
+    std::int32_t type = find_memory_type(c, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (type < 0) type = find_memory_type(c, req.memoryTypeBits, 0);
+    alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
+    if (VkResult r = vkAllocateMemory(d, &alloc, nullptr, &pages_memory); r != VK_SUCCESS)
+        return vk_error("vkAllocateMemory", r);
+    vkBindImageMemory(d, pages, pages_memory, 0);
+
+    VkDeviceSize staging_size = 0;
+    for (const SkeletonTypeEntry& t : types)
+        for (const Image& page : t.pages) staging_size += page.rgba.size();
+    GpuBuffer staging;
+    if (Result<void> r = create_buffer(c, staging_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, staging); !r)
+        return r.error();
+    std::vector<VkBufferImageCopy> copies;
+    VkDeviceSize offset = 0;
+    std::uint32_t layer = 0;
+    for (SkeletonTypeEntry& t : types)
+        for (Image& page : t.pages) {
+            std::memcpy(static_cast<std::uint8_t*>(staging.mapped) + offset, page.rgba.data(), page.rgba.size());
+            VkBufferImageCopy copy{};
+            copy.bufferOffset = offset;
+            copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, layer++, 1};
+            copy.imageExtent = {page.width, page.height, 1};
+            copies.push_back(copy);
+            offset += page.rgba.size();
+            page.release_pixels();
+        }
+    Result<void> uploaded = submit_once([&](VkCommandBuffer commands) {
+        VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+        barrier.srcAccessMask = 0;
+        barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        barrier.image = pages;
+        barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layer_count};
+        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                             nullptr, 0, nullptr, 1, &barrier);
+        // Transparent padding around pages smaller than a layer.
+        VkClearColorValue clear{};
+        vkCmdClearColorImage(commands, pages, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &clear, 1,
+                             &barrier.subresourceRange);
+        barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.oldLayout = barrier.newLayout;
+        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                             nullptr, 0, nullptr, 1, &barrier);
+        if (!copies.empty())
+            vkCmdCopyBufferToImage(commands, staging.buffer, pages, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                   static_cast<std::uint32_t>(copies.size()), copies.data());
+        barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        barrier.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
+                             nullptr, 0, nullptr, 1, &barrier);
+    });
+    destroy_buffer(c, staging);
+    if (!uploaded) return uploaded.error();
+    VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    view.image = pages;
+    view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+    view.format = VK_FORMAT_R8G8B8A8_UNORM;
+    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layer_count};
+    if (VkResult r = vkCreateImageView(d, &view, nullptr, &pages_view); r != VK_SUCCESS)
+        return vk_error("vkCreateImageView", r);
+    finalized = true;
+    return {};
+}
+
+Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
+    if (w == width && h == height && target != VK_NULL_HANDLE) return {};
+    VkContext& c = *context;
+    VkDevice d = c.device;
+    for (FrameSlot& f : frames)
+        if (Result<void> r = wait_slot(f); !r) return r;
+    if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
+    if (target_view) vkDestroyImageView(d, target_view, nullptr);
+    if (target) vkDestroyImage(d, target, nullptr);
+    if (target_memory) vkFreeMemory(d, target_memory, nullptr);
+    framebuffer = VK_NULL_HANDLE;
+    target_view = VK_NULL_HANDLE;
+    target = VK_NULL_HANDLE;
+    target_memory = VK_NULL_HANDLE;
+    width = height = 0;
+    if (w == 0 || h == 0 || w > c.properties.limits.maxFramebufferWidth ||
+        h > c.properties.limits.maxFramebufferHeight)
+        return make_error("renderer", "target", "size " + std::to_string(w) + "x" + std::to_string(h) +
+                                                    " is empty or larger than the device allows");
+    VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    image.imageType = VK_IMAGE_TYPE_2D;
+    image.format = VK_FORMAT_R8G8B8A8_UNORM;
+    image.extent = {w, h, 1};
+    image.mipLevels = 1;
+    image.arrayLayers = 1;
+    image.samples = VK_SAMPLE_COUNT_1_BIT;
+    image.tiling = VK_IMAGE_TILING_OPTIMAL;
+    image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    if (VkResult r = vkCreateImage(d, &image, nullptr, &target); r != VK_SUCCESS) return vk_error("vkCreateImage", r);
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(d, target, &req);
+    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.allocationSize = req.size;
+    std::int32_t type = find_memory_type(c, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (type < 0) type = find_memory_type(c, req.memoryTypeBits, 0);
+    alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
+    if (VkResult r = vkAllocateMemory(d, &alloc, nullptr, &target_memory); r != VK_SUCCESS)
+        return vk_error("vkAllocateMemory", r);
+    vkBindImageMemory(d, target, target_memory, 0);
+    VkImageViewCreateInfo v{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    v.image = target;
+    v.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    v.format = VK_FORMAT_R8G8B8A8_UNORM;
+    v.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    if (VkResult r = vkCreateImageView(d, &v, nullptr, &target_view); r != VK_SUCCESS)
+        return vk_error("vkCreateImageView", r);
+    VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+    fb.renderPass = render_pass;
+    fb.attachmentCount = 1;
+    fb.pAttachments = &target_view;
+    fb.width = w;
+    fb.height = h;
+    fb.layers = 1;
+    if (VkResult r = vkCreateFramebuffer(d, &fb, nullptr, &framebuffer); r != VK_SUCCESS)
+        return vk_error("vkCreateFramebuffer", r);
+    if (Result<void> r = create_buffer(c, VkDeviceSize{w} * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, readback,
+                                       true);
+        !r)
+        return r;
+    width = w;
+    height = h;
+    return {};
+}
+
+}  // namespace spinegpu::gpu

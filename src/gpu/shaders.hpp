@@ -1,0 +1,15 @@
+// The SPIR-V of the renderer's shaders, compiled from shaders/ by glslc at build time and embedded, so that the
+// binary runs anywhere without shader files beside it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace spinegpu::gpu {
+
+std::span<const std::uint32_t> skin_comp_spirv();
+std::span<const std::uint32_t> draw_vert_spirv();
+std::span<const std::uint32_t> draw_frag_spirv();
+std::span<const std::uint32_t> collapse_vert_spirv();
+
+}  // namespace spinegpu::gpu

@@ -1,0 +1,222 @@
+// Vulkan instance, device selection and device: see vk_context.hpp.
+#include "vk_context.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace spinegpu::gpu {
+namespace {
+
+const char* const k_validation_layer = "VK_LAYER_KHRONOS_validation";
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                     VkDebugUtilsMessageTypeFlagsEXT,
+                                                     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
+    auto* context = static_cast<VkContext*>(user);
+    if (context->validation_messages.fetch_add(1) == 0) context->first_validation_message = data->pMessage;
+    std::fprintf(stderr, "vulkan validation: %s\n", data->pMessage);
+    return VK_FALSE;
+}
+
+const char* result_name(VkResult r) {
+    switch (r) {
+        case VK_SUCCESS: return "VK_SUCCESS";
+        case VK_NOT_READY: return "VK_NOT_READY";
+        case VK_TIMEOUT: return "VK_TIMEOUT";
+        case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
+        case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+        case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
+        case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
+        case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
+        case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
+        case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
+        case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
+        default: return "VkResult";
+    }
+}
+
+bool env_flag(const char* name) {
+    const char* v = std::getenv(name);
+    return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+}
+
+bool has_layer(const char* name) {
+    std::uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> layers(count);
+    vkEnumerateInstanceLayerProperties(&count, layers.data());
+    for (const VkLayerProperties& l : layers)
+        if (std::strcmp(l.layerName, name) == 0) return true;
+    return false;
+}
+
+// Why `physical` cannot serve the renderer ("" if it can), and its queue family.
+std::string check_device(VkPhysicalDevice physical, std::uint32_t& family) {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(physical, &props);
+    if (props.apiVersion < VK_API_VERSION_1_2) return "Vulkan 1.2 is required";
+    VkPhysicalDeviceFeatures features;
+    vkGetPhysicalDeviceFeatures(physical, &features);
+    if (!features.dualSrcBlend) return "no dual-source blending (dualSrcBlend)";
+    std::uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+        if ((families[i].queueFlags & need) == need) {
+            family = i;
+            return "";
+        }
+    }
+    return "no queue family with graphics and compute";
+}
+
+int device_rank(const VkPhysicalDeviceProperties& p) {
+    switch (p.deviceType) {
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+        case VK_PHYSICAL_DEVICE_TYPE_CPU: return 4;
+        default: return 3;
+    }
+}
+
+}  // namespace
+
+Error vk_error(const char* call, VkResult result) {
+    Error e = make_error("vulkan", call, std::string(result_name(result)) + " (" + std::to_string(result) + ")");
+    e.vk_result = result;
+    return e;
+}
+
+VkContext::~VkContext() {
+    if (device != VK_NULL_HANDLE) vkDestroyDevice(device, nullptr);
+    if (messenger != VK_NULL_HANDLE) {
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+        if (destroy != nullptr) destroy(instance, messenger, nullptr);
+    }
+    if (instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
+}
+
+std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags) {
+    for (std::uint32_t i = 0; i < context.memory.memoryTypeCount; ++i)
+        if ((bits & (1u << i)) && (context.memory.memoryTypes[i].propertyFlags & flags) == flags)
+            return static_cast<std::int32_t>(i);
+    return -1;
+}
+
+Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_filter, bool validation) {
+    auto context = std::make_unique<VkContext>();
+    validation = validation || env_flag("SPINEGPU_VALIDATION");
+    std::string filter = device_filter;
+    if (filter.empty())
+        if (const char* env = std::getenv("SPINEGPU_DEVICE")) filter = env;
+
+    std::uint32_t api = 0;
+    if (vkEnumerateInstanceVersion(&api) != VK_SUCCESS || api < VK_API_VERSION_1_2)
+        return make_error("vulkan", "instance", "no Vulkan 1.2 loader (install libvulkan1 and a driver, e.g. "
+                                                "mesa-vulkan-drivers)");
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "spinegpu";
+    app.apiVersion = VK_API_VERSION_1_2;
+    std::vector<const char*> layers, extensions;
+    if (validation) {
+        if (!has_layer(k_validation_layer))
+            return make_error("vulkan", "instance", "validation was asked for but VK_LAYER_KHRONOS_validation is "
+                                                    "not installed (vulkan-validationlayers)");
+        layers.push_back(k_validation_layer);
+        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    }
+    VkInstanceCreateInfo instance_info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    instance_info.pApplicationInfo = &app;
+    instance_info.enabledLayerCount = static_cast<std::uint32_t>(layers.size());
+    instance_info.ppEnabledLayerNames = layers.data();
+    instance_info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+    instance_info.ppEnabledExtensionNames = extensions.data();
+    VkDebugUtilsMessengerCreateInfoEXT messenger_info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger_info.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                                 VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                                 VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger_info.pfnUserCallback = on_validation_message;
+    messenger_info.pUserData = context.get();
+    if (validation) instance_info.pNext = &messenger_info;
+    if (VkResult r = vkCreateInstance(&instance_info, nullptr, &context->instance); r != VK_SUCCESS)
+        return vk_error("vkCreateInstance", r);
+    if (validation) {
+        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(context->instance, "vkCreateDebugUtilsMessengerEXT"));
+        if (create == nullptr) return make_error("vulkan", "instance", "no vkCreateDebugUtilsMessengerEXT");
+        if (VkResult r = create(context->instance, &messenger_info, nullptr, &context->messenger); r != VK_SUCCESS)
+            return vk_error("vkCreateDebugUtilsMessengerEXT", r);
+    }
+
+    std::uint32_t count = 0;
+    vkEnumeratePhysicalDevices(context->instance, &count, nullptr);
+    std::vector<VkPhysicalDevice> devices(count);
+    vkEnumeratePhysicalDevices(context->instance, &count, devices.data());
+    if (count == 0)
+        return make_error("vulkan", "devices", "no Vulkan device found (install a driver: mesa-vulkan-drivers gives "
+                                               "the lavapipe software device)");
+    std::string reasons;
+    int best_rank = 1 << 30;
+    for (VkPhysicalDevice physical : devices) {
+        VkPhysicalDeviceProperties props;
+        vkGetPhysicalDeviceProperties(physical, &props);
+        std::string why;
+        std::uint32_t family = 0;
+        if (!filter.empty() && std::strstr(props.deviceName, filter.c_str()) == nullptr)
+            why = "name does not contain \"" + filter + "\"";
+        else
+            why = check_device(physical, family);
+        if (!why.empty()) {
+            reasons += std::string("; ") + props.deviceName + ": " + why;
+            continue;
+        }
+        if (device_rank(props) < best_rank) {
+            best_rank = device_rank(props);
+            context->physical = physical;
+            context->queue_family = family;
+            context->properties = props;
+        }
+    }
+    if (context->physical == VK_NULL_HANDLE)
+        return make_error("vulkan", "devices", "no usable Vulkan device" + reasons);
+    context->device_name = context->properties.deviceName;
+    context->software = context->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    vkGetPhysicalDeviceMemoryProperties(context->physical, &context->memory);
+    std::uint32_t family_count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(context->physical, &family_count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(family_count);
+    vkGetPhysicalDeviceQueueFamilyProperties(context->physical, &family_count, families.data());
+    if (families[context->queue_family].timestampValidBits != 0)
+        context->timestamp_period_ns = context->properties.limits.timestampPeriod;
+
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue_info.queueFamilyIndex = context->queue_family;
+    queue_info.queueCount = 1;
+    queue_info.pQueuePriorities = &priority;
+    VkPhysicalDeviceFeatures available{};
+    vkGetPhysicalDeviceFeatures(context->physical, &available);
+    VkPhysicalDeviceFeatures features{};
+    features.dualSrcBlend = VK_TRUE;
+    features.pipelineStatisticsQuery = available.pipelineStatisticsQuery;
+    context->pipeline_statistics = available.pipelineStatisticsQuery == VK_TRUE;
+    VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    device_info.queueCreateInfoCount = 1;
+    device_info.pQueueCreateInfos = &queue_info;
+    device_info.pEnabledFeatures = &features;
+    if (VkResult r = vkCreateDevice(context->physical, &device_info, nullptr, &context->device); r != VK_SUCCESS)
+        return vk_error("vkCreateDevice", r);
+    vkGetDeviceQueue(context->device, context->queue_family, 0, &context->queue);
+    return context;
+}
+
+}  // namespace spinegpu::gpu

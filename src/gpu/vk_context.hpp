@@ -1,0 +1,51 @@
+// The Vulkan instance, the chosen physical device, the logical device and its one queue (graphics + compute),
+// made in small steps as vk-bootstrap does them: instance (validation layer and messenger when asked), device
+// selection (a hardware GPU preferred, lavapipe otherwise; SPINEGPU_DEVICE or RendererDesc::device picks by name),
+// device with the features the renderer needs (dual-source blending). Every refusal says why.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "spinegpu/core/result.hpp"
+
+namespace spinegpu::gpu {
+
+struct VkContext {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    std::uint32_t queue_family = 0;
+    VkPhysicalDeviceProperties properties{};
+    VkPhysicalDeviceMemoryProperties memory{};
+    std::string device_name;
+    bool software = false;                       // a CPU implementation (lavapipe)
+    float timestamp_period_ns = 0;               // 0: no timestamps on this queue
+    bool pipeline_statistics = false;            // fragment shader invocations can be counted
+    std::atomic<std::uint64_t> validation_messages{0};  // warnings and errors from the validation layer
+    std::string first_validation_message;
+
+    VkContext() = default;
+    VkContext(const VkContext&) = delete;
+    VkContext& operator=(const VkContext&) = delete;
+    ~VkContext();
+};
+
+// Creates the context. `device_filter` (or, when empty, the SPINEGPU_DEVICE environment variable) keeps only
+// devices whose name contains it. `validation` (or SPINEGPU_VALIDATION=1) enables VK_LAYER_KHRONOS_validation and
+// counts its warnings and errors. Fails with the reasons each device was rejected, or when no Vulkan exists.
+Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_filter, bool validation);
+
+// A memory type index with `bits` allowed and `flags` set, or -1.
+std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags);
+
+// An Error for a failed Vulkan call, naming the call and the VkResult.
+Error vk_error(const char* call, VkResult result);
+
+}  // namespace spinegpu::gpu

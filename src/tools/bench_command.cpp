@@ -1,0 +1,308 @@
+// spinegpu bench: DESIGN.md's "Performance" contract. For each character count, characters of one skeleton get a
+// random looping animation at a random phase (fixed seed) and each requested path is timed over F frames; a table,
+// or with --json one line per row with medians over the frames and null where a figure does not apply.
+//
+// One function per path (bench_update; gpu and cpu come with the renderer): each appends its rows for one count.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "cli_args.hpp"
+#include "commands.hpp"
+#include "bench_rows.hpp"
+#include "json_writer.hpp"
+#include "skeleton_assets.hpp"
+#include "spinegpu/data/attachment_binding.hpp"
+#include "spinegpu/data/skeleton_loader.hpp"
+#include "spinegpu/runtime/batch_update.hpp"
+
+namespace spinegpu::tools {
+
+Timing summarise(std::vector<double>& ms) {
+    std::sort(ms.begin(), ms.end());
+    const std::size_t n = ms.size();
+    const double median = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+    return Timing{median, ms.front(), ms.back()};
+}
+
+Crowd make_crowd(const SkeletonData& data, std::size_t count) {
+    std::mt19937 random(k_seed);
+    Crowd crowd;
+    crowd.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const CharacterIndex c = crowd.add(data);
+        set_to_setup_pose(crowd.pose(c));
+        if (data.animations.empty()) continue;
+        const auto animation = static_cast<Index>(random() % data.animations.size());
+        AnimationState& state = crowd.state(c);
+        const TrackEntryId id = state.set_animation(0, animation, true);
+        const float duration = data.animations[static_cast<std::size_t>(animation)].duration;
+        state.entry(id)->track_time = duration * static_cast<double>(random() % 1000) / 1000.0;
+        state.notifications.clear();
+    }
+    return crowd;
+}
+
+namespace {
+
+const char* const k_bench_usage =
+    "usage: spinegpu bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T]\n"
+    "                      [--paths update,gpu,cpu,gpu-vertex] [--backend pool|tbb] [--width W --height H]\n"
+    "                      [--device NAME] [--character-pixels P] [--json]\n";
+
+// Times the runtime update of `count` characters with `threads` threads: F frames after a warm-up, each frame the
+// batch plus the delivery of its notifications.
+Timing time_update(const BenchSetup& setup, std::size_t count, unsigned threads) {
+    Crowd crowd = make_crowd(*setup.data, count);
+    BatchUpdater updater(BatchDesc{threads, setup.backend, 0});
+    std::size_t notifications = 0;
+    auto listener = [&](CharacterIndex, const StateNotification&) { ++notifications; };
+    const FrameStep step{k_dt, Physics::update};
+    for (std::uint32_t frame = 0; frame < k_warm_up_frames; ++frame) updater.update(crowd, step, listener);
+    std::vector<double> ms(setup.frames);
+    for (std::uint32_t frame = 0; frame < setup.frames; ++frame) {
+        const auto start = std::chrono::steady_clock::now();
+        updater.update(crowd, step, listener);
+        const auto end = std::chrono::steady_clock::now();
+        ms[frame] = std::chrono::duration<double, std::milli>(end - start).count();
+    }
+    return summarise(ms);
+}
+
+// Path "update": the runtime alone, single-threaded and with setup.threads threads.
+bool bench_update(const BenchSetup& setup, std::size_t count, std::vector<BenchRow>& rows, std::string&) {
+    std::vector<unsigned> thread_counts{1};
+    if (setup.threads != 1) thread_counts.push_back(setup.threads);
+    for (unsigned threads : thread_counts) {
+        BenchRow row;
+        row.skeleton = setup.skeleton_name;
+        row.characters = count;
+        row.path = "update";
+        row.threads = threads;
+        row.frames = setup.frames;
+        row.update = time_update(setup, count, threads);
+        row.backend = thread_backend_name(setup.backend);
+        rows.push_back(std::move(row));
+    }
+    return true;
+}
+
+// The paths, in the order they run for each count. A null function: not built yet.
+using PathFunction = bool (*)(const BenchSetup&, std::size_t count, std::vector<BenchRow>& rows, std::string& error);
+struct PathEntry {
+    const char* name;
+    PathFunction run;
+    const char* missing;  // why it is not available, when run is null
+};
+bool bench_gpu(const BenchSetup& setup, std::size_t count, std::vector<BenchRow>& rows, std::string& error) {
+    return bench_render(setup, count, gpu::RenderPath::gpu, rows, error);
+}
+bool bench_cpu(const BenchSetup& setup, std::size_t count, std::vector<BenchRow>& rows, std::string& error) {
+    return bench_render(setup, count, gpu::RenderPath::cpu, rows, error);
+}
+bool bench_gpu_vertex(const BenchSetup& setup, std::size_t count, std::vector<BenchRow>& rows, std::string& error) {
+    return bench_render(setup, count, gpu::RenderPath::gpu_vertex, rows, error);
+}
+
+const PathEntry k_paths[] = {
+    {"update", &bench_update, nullptr},
+    {"gpu", &bench_gpu, nullptr},
+    {"cpu", &bench_cpu, nullptr},
+    {"gpu-vertex", &bench_gpu_vertex, nullptr},
+};
+
+std::optional<double> optional_per_character(const BenchRow& row) {
+    if (!row.update || row.characters == 0) return std::nullopt;
+    return row.update->median * 1000.0 / static_cast<double>(row.characters);
+}
+
+void print_json_row(const BenchRow& row) {
+    JsonWriter w;
+    auto number = [&](const char* key, const std::optional<double>& value) {
+        w.key(key);
+        if (value) w.value(*value); else w.null();
+    };
+    w.begin_object().key("skeleton").value(row.skeleton).key("characters").value(row.characters);
+    w.key("path").value(row.path).key("threads").value(row.threads).key("frames").value(row.frames);
+    number("update_ms", row.update ? std::optional<double>(row.update->median) : std::nullopt);
+    number("update_ms_min", row.update ? std::optional<double>(row.update->min) : std::nullopt);
+    number("update_ms_max", row.update ? std::optional<double>(row.update->max) : std::nullopt);
+    number("update_us_per_character", optional_per_character(row));
+    number("pack_ms", row.pack_ms);
+    number("record_ms", row.record_ms);
+    number("gpu_ms", row.gpu_ms);
+    number("skin_ms", row.skin_ms);
+    number("frame_ms", row.frame_ms);
+    number("bytes_per_character", row.bytes_per_character);
+    number("vertex_floor_ms", row.vertex_floor_ms);
+    number("fill_floor_ms", row.fill_floor_ms);
+    number("vertices", row.vertices ? std::optional<double>(static_cast<double>(*row.vertices)) : std::nullopt);
+    number("fragments", row.fragments ? std::optional<double>(static_cast<double>(*row.fragments)) : std::nullopt);
+    w.key("device");
+    if (row.device) w.value(*row.device); else w.null();
+    w.key("backend");
+    if (row.backend) w.value(row.backend); else w.null();
+    w.end_object();
+    std::printf("%s\n", w.str().c_str());
+}
+
+void print_table(const std::vector<BenchRow>& rows) {
+    std::printf("%-24s %10s %-6s %7s %-7s %6s %11s %9s %9s %9s %8s\n", "skeleton", "characters", "path", "threads",
+                "backend", "frames", "update ms", "min", "max", "us/char", "speedup");
+    for (const BenchRow& row : rows) {
+        // Speed-up over the single-threaded row of the same count and path.
+        std::optional<double> speedup;
+        for (const BenchRow& base : rows)
+            if (base.characters == row.characters && std::string_view(base.path) == row.path && base.threads == 1 &&
+                base.update && row.update && row.update->median > 0)
+                speedup = base.update->median / row.update->median;
+        std::printf("%-24s %10zu %-6s %7u %-7s %6u", row.skeleton.c_str(), row.characters, row.path, row.threads,
+                    row.backend ? row.backend : "-", row.frames);
+        if (row.update)
+            std::printf(" %11.3f %9.3f %9.3f %9.2f", row.update->median, row.update->min, row.update->max,
+                        *optional_per_character(row));
+        else
+            std::printf(" %11s %9s %9s %9s", "-", "-", "-", "-");
+        if (speedup) std::printf(" %7.2fx\n", *speedup); else std::printf(" %8s\n", "-");
+    }
+}
+
+// Parses a positive integer that fits `max`; nullopt otherwise.
+std::optional<std::uint64_t> parse_positive(std::string_view text, std::uint64_t max) {
+    if (text.empty() || text.size() > 12) return std::nullopt;
+    std::uint64_t value = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9') return std::nullopt;
+        value = value * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    if (value == 0 || value > max) return std::nullopt;
+    return value;
+}
+
+std::vector<std::string_view> split_commas(std::string_view text) {
+    std::vector<std::string_view> parts;
+    for (std::size_t start = 0;;) {
+        const std::size_t comma = text.find(',', start);
+        parts.push_back(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+        if (comma == std::string_view::npos) return parts;
+        start = comma + 1;
+    }
+}
+
+std::string file_stem(const std::string& path) {
+    const std::size_t slash = path.find_last_of("/\\");
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    const std::size_t dot = name.find_last_of('.');
+    return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
+int usage(const std::string& message) {
+    std::fprintf(stderr, "spinegpu bench: %s\n%s", message.c_str(), k_bench_usage);
+    return 2;
+}
+
+}  // namespace
+
+int run_bench(int argc, char** argv) {
+    std::string error;
+    std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2,
+                                                 {"--skeleton", "--atlas", "--characters", "--frames", "--threads",
+                                                  "--paths", "--backend", "--width", "--height", "--device",
+                                                  "--character-pixels"},
+                                                 {"--json"}, error);
+    if (!args) return usage(error);
+    if (!args->positional().empty()) return usage("unexpected argument \"" + args->positional()[0] + "\"");
+    const std::optional<std::string> skeleton_path = args->get("--skeleton");
+    const std::optional<std::string> atlas_path = args->get("--atlas");
+    const std::optional<std::string> counts_text = args->get("--characters");
+    if (!skeleton_path || !atlas_path || !counts_text) return usage("--skeleton, --atlas and --characters are required");
+
+    std::vector<std::size_t> counts;
+    for (std::string_view part : split_commas(*counts_text)) {
+        const std::optional<std::uint64_t> n = parse_positive(part, 10'000'000);
+        if (!n) return usage("--characters needs positive integers separated by commas, got \"" + *counts_text + "\"");
+        counts.push_back(static_cast<std::size_t>(*n));
+    }
+
+    BenchSetup setup;
+    setup.skeleton_name = file_stem(*skeleton_path);
+    if (std::optional<std::string> text = args->get("--frames")) {
+        const std::optional<std::uint64_t> n = parse_positive(*text, 1'000'000);
+        if (!n) return usage("--frames needs a positive integer, got \"" + *text + "\"");
+        setup.frames = static_cast<std::uint32_t>(*n);
+    }
+    setup.threads = std::max(1u, std::thread::hardware_concurrency());
+    if (std::optional<std::string> text = args->get("--threads")) {
+        const std::optional<std::uint64_t> n = parse_positive(*text, 1024);
+        if (!n) return usage("--threads needs an integer from 1 to 1024, got \"" + *text + "\"");
+        setup.threads = static_cast<unsigned>(*n);
+    }
+    if (std::optional<std::string> text = args->get("--backend")) {
+        if (*text == "pool") setup.backend = ThreadBackend::pool;
+        else if (*text == "tbb") setup.backend = ThreadBackend::tbb;
+        else return usage("--backend is pool or tbb, got \"" + *text + "\"");
+        if (!has_thread_backend(setup.backend)) return usage("--backend " + *text + ": this build has no oneTBB");
+    }
+    for (const char* flag : {"--width", "--height"}) {
+        if (std::optional<std::string> text = args->get(flag)) {
+            const std::optional<std::uint64_t> n = parse_positive(*text, 16384);
+            if (!n) return usage(std::string(flag) + " needs an integer from 1 to 16384, got \"" + *text + "\"");
+            (std::string_view(flag) == "--width" ? setup.width : setup.height) = static_cast<std::uint32_t>(*n);
+        }
+    }
+
+    // The paths asked for, in the table's order; each must be known and built.
+    std::vector<const PathEntry*> paths;
+    const std::string paths_text = args->get("--paths").value_or("update");
+    for (std::string_view name : split_commas(paths_text)) {
+        const PathEntry* found = nullptr;
+        for (const PathEntry& entry : k_paths)
+            if (name == entry.name) found = &entry;
+        if (!found)
+            return usage("unknown path \"" + std::string(name) + "\" in --paths (paths: update, gpu, cpu, gpu-vertex)");
+        if (!found->run) return usage("path " + std::string(name) + ": " + found->missing);
+        if (std::find(paths.begin(), paths.end(), found) == paths.end()) paths.push_back(found);
+    }
+
+    setup.device = args->get("--device").value_or("");
+    if (std::optional<std::string> text = args->get("--character-pixels")) {
+        const std::optional<std::uint64_t> n = parse_positive(*text, 4096);
+        if (!n) return usage("--character-pixels needs an integer from 1 to 4096, got \"" + *text + "\"");
+        setup.character_pixels = static_cast<float>(*n);
+    }
+    Result<SkeletonAssets> assets = load_skeleton_assets(*skeleton_path, *atlas_path);
+    if (!assets) {
+        std::fprintf(stderr, "spinegpu bench: %s\n", assets.error().message().c_str());
+        return 1;
+    }
+    setup.data = &assets->data;
+    setup.atlas = &assets->atlas;
+    setup.binding = &assets->binding;
+    setup.pages = &assets->pages;
+
+    const bool json = args->has("--json");
+    std::vector<BenchRow> rows;
+    for (std::size_t count : counts) {
+        for (const PathEntry* path : paths) {
+            const std::size_t first = rows.size();
+            if (!path->run(setup, count, rows, error)) {
+                std::fprintf(stderr, "spinegpu bench: path %s, %zu characters: %s\n", path->name, count, error.c_str());
+                return 1;
+            }
+            if (json)
+                for (std::size_t i = first; i < rows.size(); ++i) print_json_row(rows[i]);
+            std::fflush(stdout);
+        }
+    }
+    if (!json) print_table(rows);
+    return 0;
+}
+
+}  // namespace spinegpu::tools

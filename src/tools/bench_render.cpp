@@ -1,0 +1,146 @@
+// spinegpu bench, paths gpu and cpu: the whole frame of a crowd, as a game would run it. Characters of one skeleton
+// are spread over a width x height view, `character_pixels` tall (64 by default; the camera scales the world; skeletons keep scale 1, so
+// IK and physics pose as authored), each with a random looping animation at a random phase (make_crowd's seed).
+// Per frame: the runtime update on all threads, then the renderer draws the crowd through one path (packing and
+// the CPU path's vertex building on the same threads), with frames in flight overlapping CPU and GPU. Reported
+// per frame (medians): update, pack, record, GPU (timestamps) and frame time, bytes per character, and next to the
+// GPU time its two floors on an NVIDIA H200 (DESIGN.md): visible vertices / 1.07 G/s and shaded pixels / 12.3 G/s.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+#include "bench_rows.hpp"
+#include "spinegpu/gpu/renderer.hpp"
+
+namespace spinegpu::tools {
+namespace {
+
+// The H200's measured raster limits (DESIGN.md): unique vertices per second and blended pixels per second.
+constexpr double k_vertex_rate = 1.07e9;
+constexpr double k_fill_rate = 12.3e9;
+
+// The setup pose's height in world units (at least 1), to size characters on screen.
+float setup_height(const SkeletonData& data, const AtlasBinding& binding) {
+    SkeletonPose pose = create_pose(data);
+    set_to_setup_pose(pose);
+    update_world_transform(pose, Physics::update);
+    float x, y, w, h;
+    if (!skeleton_bounds(pose, binding, x, y, w, h) || h < 1) return 1;
+    return h;
+}
+
+}  // namespace
+
+bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath path, std::vector<BenchRow>& rows,
+                  std::string& error) {
+    gpu::RendererDesc desc;
+    desc.device = setup.device;
+    Result<std::unique_ptr<gpu::Renderer>> made = gpu::Renderer::create(desc);
+    if (!made) {
+        error = made.error().message();
+        return false;
+    }
+    gpu::Renderer& renderer = **made;
+    std::vector<Image> pages = *setup.pages;  // a copy: the renderer takes the pixels
+    Result<std::uint32_t> type = renderer.add_skeleton_type(*setup.data, *setup.atlas, *setup.binding,
+                                                            std::move(pages), setup.skeleton_name);
+    if (!type) {
+        error = type.error().message();
+        return false;
+    }
+
+    // The view: world units scaled so that a character is about 64 px tall; characters placed with their origin
+    // anywhere in it (the lowest 64 px left free), facing either way.
+    const float height = setup_height(*setup.data, *setup.binding);
+    const gpu::Camera2D camera{setup.character_pixels / height, 0, static_cast<float>(setup.height)};
+    Crowd crowd = make_crowd(*setup.data, count);
+    std::mt19937 random(k_seed + 1);
+    for (SkeletonPose& pose : crowd.poses()) {
+        pose.x = static_cast<float>(random() % setup.width) / camera.scale;
+        const auto free_height = static_cast<std::uint32_t>(std::max(1.0f, static_cast<float>(setup.height) - setup.character_pixels));
+        pose.y = static_cast<float>(random() % free_height) / camera.scale;
+        if (random() % 2) pose.scale_x = -1;
+    }
+    std::vector<gpu::CharacterDraw> draws;
+    draws.reserve(count);
+    for (SkeletonPose& pose : crowd.poses()) draws.push_back({&pose, *type, Color{}});
+    // Back to front: characters higher up the view are farther away.
+    std::stable_sort(draws.begin(), draws.end(),
+                     [](const gpu::CharacterDraw& a, const gpu::CharacterDraw& b) { return a.pose->y > b.pose->y; });
+
+    BatchUpdater updater(BatchDesc{setup.threads, setup.backend, 0});
+    WorkerPool pool(setup.threads);
+    renderer.set_worker_pool(&pool);
+    const FrameStep step{k_dt, Physics::update};
+    auto ignore = [](CharacterIndex, const StateNotification&) {};
+    std::vector<double> update_ms, pack_ms, record_ms, gpu_ms, skin_ms, frame_ms;
+    double bytes_per_character = 0, vertices = 0, pixels = 0;
+    const std::uint32_t total = k_warm_up_frames + setup.frames;
+    auto frame_start = std::chrono::steady_clock::now();
+    for (std::uint32_t frame = 0; frame < total; ++frame) {
+        const auto start = std::chrono::steady_clock::now();
+        updater.update(crowd, step, ignore);
+        const double update = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        Result<gpu::FrameStats> stats = renderer.draw(draws, camera, setup.width, setup.height,
+                                                      Color{0.1f, 0.1f, 0.12f, 1}, path);
+        if (!stats) {
+            error = stats.error().message();
+            return false;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (frame >= k_warm_up_frames) {
+            update_ms.push_back(update);
+            pack_ms.push_back(stats->pack_ms);
+            record_ms.push_back(stats->record_ms);
+            frame_ms.push_back(std::chrono::duration<double, std::milli>(now - frame_start).count());
+        }
+        frame_start = now;
+    }
+    // GPU time: frames waited for one at a time, so that each one's timestamps are read (the frames above overlap).
+    for (std::uint32_t frame = 0; frame < std::min<std::uint32_t>(setup.frames, 30); ++frame) {
+        updater.update(crowd, step, ignore);
+        Result<gpu::FrameStats> drawn = renderer.draw(draws, camera, setup.width, setup.height,
+                                                      Color{0.1f, 0.1f, 0.12f, 1}, path);
+        Result<gpu::FrameStats> stats = drawn ? renderer.finish() : drawn;
+        if (!stats) {
+            error = stats.error().message();
+            return false;
+        }
+        if (stats->gpu_ms >= 0) gpu_ms.push_back(stats->gpu_ms);
+        if (stats->skin_ms >= 0) skin_ms.push_back(stats->skin_ms);
+        bytes_per_character = stats->characters ? static_cast<double>(stats->bytes_uploaded) / stats->characters : 0;
+        vertices = stats->vertices;
+        pixels = static_cast<double>(stats->fragments);
+    }
+    if (renderer.validation_messages() != 0) {
+        error = "validation: " + renderer.first_validation_message();
+        return false;
+    }
+
+    BenchRow row;
+    row.skeleton = setup.skeleton_name;
+    row.characters = count;
+    row.path = path == gpu::RenderPath::gpu ? "gpu" : path == gpu::RenderPath::cpu ? "cpu" : "gpu-vertex";
+    row.threads = setup.threads;
+    row.frames = setup.frames;
+    row.update = summarise(update_ms);
+    row.pack_ms = summarise(pack_ms).median;
+    row.record_ms = summarise(record_ms).median;
+    if (!gpu_ms.empty()) row.gpu_ms = summarise(gpu_ms).median;
+    if (!skin_ms.empty()) row.skin_ms = summarise(skin_ms).median;
+    row.frame_ms = summarise(frame_ms).median;
+    row.bytes_per_character = bytes_per_character;
+    row.device = renderer.device_name();
+    row.backend = thread_backend_name(setup.backend);
+    row.vertex_floor_ms = vertices / k_vertex_rate * 1e3;
+    row.vertices = static_cast<std::uint64_t>(vertices);
+    if (pixels > 0) {
+        row.fill_floor_ms = pixels / k_fill_rate * 1e3;
+        row.fragments = static_cast<std::uint64_t>(pixels);
+    }
+    rows.push_back(std::move(row));
+    return true;
+}
+
+}  // namespace spinegpu::tools

@@ -1,0 +1,208 @@
+// spinegpu render: one skeleton's pose after the steps (as `pose` steps it), drawn by the renderer through the GPU
+// or the CPU path, written as a straight-alpha PNG (DESIGN.md, "Render").
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "cli_args.hpp"
+#include "commands.hpp"
+#include "scene_render.hpp"
+#include "schedule_player.hpp"
+#include "skeleton_assets.hpp"
+#include "spinegpu/core/file.hpp"
+#include "spinegpu/gpu/renderer.hpp"
+
+namespace spinegpu::tools {
+namespace {
+
+const char* const k_render_usage =
+    "usage: spinegpu render --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME] [--steps N]\n"
+    "                       [--dt D] --width W --height H (--camera SCALE,OX,OY | --fit)\n"
+    "                       [--background RRGGBBAA] [--path gpu|cpu|gpu-vertex] [--device NAME] [--validation] --out FILE.png\n"
+    "       spinegpu render --scene SCENE.json [--frames N] [--path gpu|cpu] [--device NAME] [--validation] --out DIR\n";
+
+std::optional<double> number(const std::string& text) {
+    try {
+        std::size_t used = 0;
+        double value = std::stod(text, &used);
+        if (used != text.size() || !std::isfinite(value)) return std::nullopt;
+        return value;
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+std::optional<std::uint32_t> whole(const std::optional<std::string>& text, std::uint32_t low, std::uint32_t high) {
+    if (!text) return std::nullopt;
+    std::optional<double> v = number(*text);
+    if (!v || *v < low || *v > high || *v != std::floor(*v)) return std::nullopt;
+    return static_cast<std::uint32_t>(*v);
+}
+
+std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
+    gpu::Camera2D camera;
+    float* fields[3] = {&camera.scale, &camera.ox, &camera.oy};
+    std::size_t start = 0;
+    for (int i = 0; i < 3; ++i) {
+        std::size_t end = text.find(',', start);
+        if ((i < 2) != (end != std::string::npos)) return std::nullopt;
+        std::optional<double> v = number(text.substr(start, end == std::string::npos ? end : end - start));
+        if (!v) return std::nullopt;
+        *fields[i] = static_cast<float>(*v);
+        start = end + 1;
+    }
+    if (!(camera.scale > 0)) return std::nullopt;
+    return camera;
+}
+
+// The camera that fits `x, y, w, h` (world) into width x height with a 5% margin on each side, centred.
+gpu::Camera2D fit_camera(float x, float y, float w, float h, std::uint32_t width, std::uint32_t height) {
+    const double usable_w = width * 0.9, usable_h = height * 0.9;
+    double scale = std::min(w > 0 ? usable_w / w : 1e30, h > 0 ? usable_h / h : 1e30);
+    if (!(scale < 1e30)) scale = 1;
+    gpu::Camera2D camera;
+    camera.scale = static_cast<float>(scale);
+    camera.ox = static_cast<float>(width / 2.0 - scale * (x + w / 2.0));
+    camera.oy = static_cast<float>(height / 2.0 + scale * (y + h / 2.0));
+    return camera;
+}
+
+}  // namespace
+
+int run_render(int argc, char** argv) {
+    std::string error;
+    std::optional<CliArgs> args = CliArgs::parse(
+        argc, argv, 2,
+        {"--skeleton", "--atlas", "--animation", "--schedule", "--skin", "--steps", "--dt", "--width", "--height",
+         "--camera", "--background", "--path", "--out", "--device", "--scene", "--frames"},
+        {"--fit", "--validation"}, error);
+    auto usage = [&](const std::string& why) {
+        std::fprintf(stderr, "spinegpu render: %s\n%s", why.c_str(), k_render_usage);
+        return 2;
+    };
+    auto fail = [](const Error& e) {
+        std::fprintf(stderr, "spinegpu render: %s\n", e.message().c_str());
+        return 1;
+    };
+    if (!args) return usage(error);
+    if (!args->positional().empty()) return usage("unexpected argument " + args->positional()[0]);
+    if (std::optional<std::string> scene_path = args->get("--scene")) {
+        SceneRenderOptions options;
+        std::optional<std::uint32_t> frames = args->has("--frames") ? whole(args->get("--frames"), 1, 100000) : 1u;
+        if (!frames) return usage("--frames needs a whole number from 1");
+        options.frames = *frames;
+        std::optional<std::string> out = args->get("--out");
+        if (!out) return usage("--out DIR is required");
+        options.out_dir = *out;
+        if (std::optional<std::string> p = args->get("--path")) {
+            if (*p == "cpu") options.path = gpu::RenderPath::cpu;
+            else if (*p != "gpu") return usage("--path is gpu or cpu");
+        }
+        options.device = args->get("--device").value_or("");
+        options.validation = args->has("--validation");
+        Result<std::string> text = read_file_text(*scene_path);
+        if (!text) return fail(text.error());
+        Result<SceneFile> scene = parse_scene(*text, *scene_path);
+        if (!scene) return fail(scene.error());
+        Result<SceneRenderReport> report = render_scene(*scene, options);
+        if (!report) return fail(report.error());
+        std::printf("%u characters (%u culled) on %s, camera %.9g,%.9g,%.9g; per frame (median): update %.3f ms, pack %.3f ms, "
+                    "record %.3f ms, GPU %.3f ms, %llu bytes uploaded, %u triangles\n",
+                    report->characters, report->culled, report->device.c_str(), report->camera.scale, report->camera.ox,
+                    report->camera.oy, report->update_ms, report->pack_ms, report->record_ms, report->gpu_ms,
+                    static_cast<unsigned long long>(report->bytes_uploaded), report->triangles);
+        return 0;
+    }
+    std::optional<std::string> skeleton_path = args->get("--skeleton"), atlas_path = args->get("--atlas");
+    if (!skeleton_path || !atlas_path) return usage("--skeleton and --atlas are required");
+    if (args->has("--animation") == args->has("--schedule")) return usage("give one of --animation and --schedule");
+    std::optional<std::uint32_t> steps = args->has("--steps") ? whole(args->get("--steps"), 0, 1u << 30) : 60u;
+    if (!steps) return usage("--steps needs a non-negative integer");
+    std::optional<double> dt = args->has("--dt") ? number(*args->get("--dt")) : 0.016666666666666666;
+    if (!dt || *dt < 0 || *dt > 1e6) return usage("--dt needs a non-negative number of seconds");
+    std::optional<std::uint32_t> width = whole(args->get("--width"), 1, 16384);
+    std::optional<std::uint32_t> height = whole(args->get("--height"), 1, 16384);
+    if (!width || !height) return usage("--width and --height need whole numbers from 1 to 16384");
+    if (args->has("--camera") == args->has("--fit")) return usage("give one of --camera and --fit");
+    std::optional<gpu::Camera2D> camera;
+    if (args->has("--camera")) {
+        camera = parse_camera(*args->get("--camera"));
+        if (!camera) return usage("--camera needs SCALE,OX,OY with SCALE > 0");
+    }
+    Color background{0, 0, 0, 0};
+    if (std::optional<std::string> text = args->get("--background"))
+        if (text->size() != 8 || !parse_hex_color(text->data(), text->size(), background))
+            return usage("--background needs RRGGBBAA");
+    gpu::RenderPath path = gpu::RenderPath::gpu;
+    if (std::optional<std::string> p = args->get("--path")) {
+        if (*p == "cpu") path = gpu::RenderPath::cpu;
+        else if (*p == "gpu-vertex") path = gpu::RenderPath::gpu_vertex;
+        else if (*p != "gpu") return usage("--path is gpu, cpu or gpu-vertex");
+    }
+    std::optional<std::string> out = args->get("--out");
+    if (!out) return usage("--out is required");
+
+    Result<SkeletonAssets> assets = load_skeleton_assets(*skeleton_path, *atlas_path);
+    if (!assets) return fail(assets.error());
+    const SkeletonData& data = assets->data;
+    Result<Schedule> schedule = Error{};
+    if (std::optional<std::string> animation = args->get("--animation")) {
+        schedule = animation_schedule(*animation, *skeleton_path, data);
+    } else {
+        std::string schedule_path = *args->get("--schedule");
+        Result<std::string> text = read_file_text(schedule_path);
+        if (!text) return fail(text.error());
+        schedule = parse_schedule(*text, schedule_path, data);
+    }
+    if (!schedule) return fail(schedule.error());
+    Index skin = k_none;
+    if (std::optional<std::string> name = args->get("--skin")) {
+        skin = data.skin_names.find(*name);
+        if (skin == k_none) return fail(make_error(*skeleton_path, "--skin", "unknown skin \"" + *name + "\""));
+    }
+
+    SchedulePlayer player(data, *schedule, skin);
+    float min_x = 0, min_y = 0, max_x = 0, max_y = 0;
+    bool any = false;
+    for (std::uint32_t step = 1; step <= *steps; ++step) {
+        player.run_step(step, *dt);
+        player.state.notifications.clear();
+        float x, y, w, h;
+        if (!camera && skeleton_bounds(player.pose, assets->binding, x, y, w, h)) {
+            min_x = any ? std::min(min_x, x) : x;
+            min_y = any ? std::min(min_y, y) : y;
+            max_x = any ? std::max(max_x, x + w) : x + w;
+            max_y = any ? std::max(max_y, y + h) : y + h;
+            any = true;
+        }
+    }
+    if (!camera) {
+        camera = fit_camera(min_x, min_y, max_x - min_x, max_y - min_y, *width, *height);
+        std::printf("--camera %.9g,%.9g,%.9g\n", camera->scale, camera->ox, camera->oy);
+    }
+
+    gpu::RendererDesc desc;
+    desc.device = args->get("--device").value_or("");
+    desc.validation = args->has("--validation");
+    Result<std::unique_ptr<gpu::Renderer>> renderer = gpu::Renderer::create(desc);
+    if (!renderer) return fail(renderer.error());
+    Result<std::uint32_t> type = (*renderer)->add_skeleton_type(data, assets->atlas, assets->binding,
+                                                                std::move(assets->pages), *skeleton_path);
+    if (!type) return fail(type.error());
+    const gpu::CharacterDraw character{&player.pose, *type, Color{}};
+    Result<gpu::FrameStats> frame = (*renderer)->draw({&character, 1}, *camera, *width, *height, background, path);
+    if (!frame) return fail(frame.error());
+    Result<Image> image = (*renderer)->read_back();
+    if (!image) return fail(image.error());
+    if (Result<void> written = write_png_file(*out, *image); !written) return fail(written.error());
+    if (std::uint64_t messages = (*renderer)->validation_messages(); messages != 0) {
+        std::fprintf(stderr, "spinegpu render: %llu validation messages, the first: %s\n",
+                     static_cast<unsigned long long>(messages), (*renderer)->first_validation_message().c_str());
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace spinegpu::tools

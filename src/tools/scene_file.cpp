@@ -1,0 +1,194 @@
+// Scene files: see scene_file.hpp.
+#include "scene_file.hpp"
+
+#include <simdjson.h>
+
+#include <cmath>
+#include <filesystem>
+
+namespace spinegpu::tools {
+namespace {
+
+using simdjson::dom::element;
+
+// The array `e` holds (callers check is_array() first), taken through get() so that the array outlives the loop
+// (iterating get_array().value_unsafe() on a temporary leaves GCC warning of a dangling pointer).
+simdjson::dom::array array_of(element e) {
+    simdjson::dom::array a;
+    if (e.get_array().get(a) != simdjson::SUCCESS) return simdjson::dom::array();
+    return a;
+}
+
+bool is_number(element e) { return e.is_double() || e.is_int64() || e.is_uint64(); }
+
+double number(element e) {
+    if (e.is_double()) return e.get_double().value_unsafe();
+    if (e.is_int64()) return static_cast<double>(e.get_int64().value_unsafe());
+    return static_cast<double>(e.get_uint64().value_unsafe());
+}
+
+// Reads members of one JSON object with typed getters that record the first error at "where.key".
+class Fields {
+public:
+    Fields(const std::string& file, std::string where, element object, std::optional<Error>& error)
+        : file_(file), where_(std::move(where)), error_(error) {
+        if (!object.is_object()) {
+            fail("", "must be an object");
+            return;
+        }
+        simdjson::dom::object o;
+        if (object.get_object().get(o) == simdjson::SUCCESS) object_ = o;
+    }
+
+    std::optional<element> get(std::string_view key) const {
+        element e;
+        if (object_.at_key(key).get(e) != simdjson::SUCCESS) return std::nullopt;
+        return e;
+    }
+    void number_field(std::string_view key, float& out, double low, double high) {
+        std::optional<element> e = get(key);
+        if (!e) return;
+        if (!is_number(*e) || !(number(*e) >= low && number(*e) <= high))
+            return fail(key, "must be a number from " + std::to_string(low) + " to " + std::to_string(high));
+        out = static_cast<float>(number(*e));
+    }
+    void number_field(std::string_view key, double& out, double low, double high) {
+        float f = static_cast<float>(out);
+        std::optional<element> e = get(key);
+        if (!e) return;
+        number_field(key, f, low, high);
+        if (is_number(*e)) out = number(*e);
+    }
+    void string_field(std::string_view key, std::string& out) {
+        std::optional<element> e = get(key);
+        if (!e) return;
+        if (!e->is_string()) return fail(key, "must be a string");
+        out = std::string(e->get_string().value_unsafe());
+    }
+    void bool_field(std::string_view key, bool& out) {
+        std::optional<element> e = get(key);
+        if (!e) return;
+        if (!e->is_bool()) return fail(key, "must be true or false");
+        out = e->get_bool().value_unsafe();
+    }
+    void color_field(std::string_view key, Color& out) {
+        std::string text;
+        string_field(key, text);
+        if (!text.empty() && (text.size() != 8 || !parse_hex_color(text.data(), text.size(), out)))
+            fail(key, "must be a colour RRGGBBAA");
+    }
+    void fail(std::string_view key, std::string what) {
+        if (!error_) error_ = make_error(file_, key.empty() ? where_ : where_ + "." + std::string(key), std::move(what));
+    }
+    const std::string& where() const { return where_; }
+
+private:
+    const std::string& file_;
+    std::string where_;
+    std::optional<Error>& error_;
+    simdjson::dom::object object_;
+};
+
+std::string resolve(const std::string& scene_file, const std::string& path) {
+    std::filesystem::path p(path);
+    if (p.is_absolute()) return path;
+    return (std::filesystem::path(scene_file).parent_path() / p).string();
+}
+
+}  // namespace
+
+Result<SceneFile> parse_scene(const std::string& json, const std::string& file) {
+    SceneFile scene;
+    scene.file = file;
+    simdjson::dom::parser parser;
+    element root;
+    if (auto error = parser.parse(json).get(root); error != simdjson::SUCCESS)
+        return make_error(file, "JSON", simdjson::error_message(error));
+    std::optional<Error> error;
+    Fields top(file, "scene", root, error);
+    if (error) return *error;
+    float width = 1280, height = 720;
+    top.number_field("width", width, 1, 16384);
+    top.number_field("height", height, 1, 16384);
+    if (width != std::floor(width) || height != std::floor(height)) top.fail("width", "sizes are whole pixels");
+    scene.width = static_cast<std::uint32_t>(width);
+    scene.height = static_cast<std::uint32_t>(height);
+    top.color_field("background", scene.background);
+    top.number_field("dt", scene.dt, 0, 10);
+    if (std::optional<element> camera = top.get("camera")) {
+        Fields c(file, "camera", *camera, error);
+        float scale = 0, x = 0, y = 0;
+        c.number_field("scale", scale, 1e-6, 1e6);
+        c.number_field("x", x, -1e9, 1e9);
+        c.number_field("y", y, -1e9, 1e9);
+        if (!c.get("scale")) c.fail("scale", "is required (or leave out the camera to fit the first frame)");
+        scene.camera_scale = scale;
+        scene.camera_x = x;
+        scene.camera_y = y;
+    }
+    std::optional<element> types = top.get("types");
+    if (!types || !types->is_array()) return make_error(file, "types", "an array of skeleton types is required");
+    std::size_t i = 0;
+    for (element t : array_of(*types)) {
+        Fields f(file, "types[" + std::to_string(i++) + "]", t, error);
+        SceneType type;
+        f.string_field("name", type.name);
+        f.string_field("skeleton", type.skeleton);
+        f.string_field("atlas", type.atlas);
+        if (type.name.empty() || type.skeleton.empty() || type.atlas.empty())
+            f.fail("", "needs \"name\", \"skeleton\" and \"atlas\"");
+        for (const SceneType& other : scene.types)
+            if (other.name == type.name) f.fail("name", "\"" + type.name + "\" is used twice");
+        type.skeleton = resolve(file, type.skeleton);
+        type.atlas = resolve(file, type.atlas);
+        scene.types.push_back(std::move(type));
+        if (error) return *error;
+    }
+    std::optional<element> characters = top.get("characters");
+    if (!characters || !characters->is_array()) return make_error(file, "characters", "an array is required");
+    i = 0;
+    for (element c : array_of(*characters)) {
+        SceneCharacter ch;
+        ch.where = "characters[" + std::to_string(i++) + "]";
+        Fields f(file, ch.where, c, error);
+        std::string type;
+        f.string_field("type", type);
+        ch.type = scene.types.size();
+        for (std::size_t t = 0; t < scene.types.size(); ++t)
+            if (scene.types[t].name == type) ch.type = t;
+        if (ch.type == scene.types.size()) f.fail("type", "unknown type \"" + type + "\"");
+        f.number_field("x", ch.x, -1e9, 1e9);
+        f.number_field("y", ch.y, -1e9, 1e9);
+        f.number_field("scale", ch.scale, 1e-6, 1e6);
+        f.bool_field("flipX", ch.flip_x);
+        f.bool_field("flipY", ch.flip_y);
+        f.color_field("tint", ch.tint);
+        if (std::optional<element> skin = f.get("skin")) {
+            if (skin->is_string()) {
+                ch.skin.emplace_back(skin->get_string().value_unsafe());
+            } else if (skin->is_array()) {
+                for (element s : array_of(*skin)) {
+                    if (!s.is_string()) f.fail("skin", "must be a name or an array of names");
+                    else ch.skin.emplace_back(s.get_string().value_unsafe());
+                }
+                if (ch.skin.empty()) f.fail("skin", "an empty skin list");
+            } else {
+                f.fail("skin", "must be a name or an array of names");
+            }
+        }
+        f.string_field("animation", ch.animation);
+        f.string_field("schedule", ch.schedule);
+        if (ch.animation.empty() == ch.schedule.empty()) f.fail("", "needs one of \"animation\" and \"schedule\"");
+        if (!ch.schedule.empty()) ch.schedule = resolve(file, ch.schedule);
+        f.number_field("start", ch.start, 0, 1e6);
+        float layer = 0;
+        f.number_field("layer", layer, -1e6, 1e6);
+        ch.layer = static_cast<std::int32_t>(layer);
+        scene.characters.push_back(std::move(ch));
+        if (error) return *error;
+    }
+    if (error) return *error;
+    return scene;
+}
+
+}  // namespace spinegpu::tools

@@ -1,0 +1,176 @@
+// Playing and drawing a scene: see scene_render.hpp.
+#include "scene_render.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <numeric>
+#include <optional>
+
+#include "schedule_player.hpp"
+#include "skeleton_assets.hpp"
+#include "spinegpu/core/file.hpp"
+
+namespace spinegpu::tools {
+namespace {
+
+struct Actor {
+    std::unique_ptr<Schedule> schedule;
+    std::unique_ptr<SchedulePlayer> player;
+    std::uint32_t type = 0;
+    std::uint32_t next_step = 1;
+    Color tint;
+};
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+Result<ScheduleSkin> resolve_skin(const SceneFile& scene, const SceneCharacter& c, const SkeletonData& data) {
+    ScheduleSkin skin;
+    skin.combined = c.skin.size() > 1;
+    for (const std::string& name : c.skin) {
+        Index s = data.skin_names.find(name);
+        if (s == k_none) return make_error(scene.file, c.where + ".skin", "unknown skin \"" + name + "\"");
+        skin.skins.push_back(s);
+    }
+    return skin;
+}
+
+}  // namespace
+
+Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRenderOptions& options) {
+    std::vector<SkeletonAssets> types;
+    types.reserve(scene.types.size());
+    for (const SceneType& t : scene.types) {
+        Result<SkeletonAssets> assets = load_skeleton_assets(t.skeleton, t.atlas);
+        if (!assets) return assets.error();
+        types.push_back(std::move(*assets));
+    }
+    gpu::RendererDesc desc;
+    desc.device = options.device;
+    desc.validation = options.validation;
+    Result<std::unique_ptr<gpu::Renderer>> made = gpu::Renderer::create(desc);
+    if (!made) return made.error();
+    gpu::Renderer& renderer = **made;
+    for (std::size_t i = 0; i < types.size(); ++i) {
+        Result<std::uint32_t> added = renderer.add_skeleton_type(types[i].data, types[i].atlas, types[i].binding,
+                                                                 std::move(types[i].pages), scene.types[i].name);
+        if (!added) return added.error();
+    }
+
+    std::vector<Actor> actors;
+    actors.reserve(scene.characters.size());
+    for (const SceneCharacter& c : scene.characters) {
+        const SkeletonData& data = types[c.type].data;
+        Result<Schedule> schedule = Error{};
+        if (!c.animation.empty()) {
+            schedule = animation_schedule(c.animation, scene.file + ": " + c.where, data);
+        } else {
+            Result<std::string> text = read_file_text(c.schedule);
+            if (!text) return text.error();
+            schedule = parse_schedule(*text, c.schedule, data);
+        }
+        if (!schedule) return schedule.error();
+        if (!c.skin.empty()) {
+            Result<ScheduleSkin> skin = resolve_skin(scene, c, data);
+            if (!skin) return skin.error();
+            schedule->skin = std::move(*skin);
+        }
+        Actor a;
+        a.schedule = std::make_unique<Schedule>(std::move(*schedule));
+        a.player = std::make_unique<SchedulePlayer>(data, *a.schedule, k_none);
+        SkeletonPose& pose = a.player->pose;
+        pose.x = c.x;
+        pose.y = c.y;
+        pose.scale_x = c.flip_x ? -c.scale : c.scale;
+        pose.scale_y = c.flip_y ? -c.scale : c.scale;
+        a.type = static_cast<std::uint32_t>(c.type);
+        a.tint = c.tint;
+        if (c.start > 0) a.player->run_step(a.next_step++, c.start);
+        actors.push_back(std::move(a));
+    }
+    // Back to front: lower layers first; within a layer, characters higher up the canvas (farther) first.
+    std::vector<std::size_t> order(actors.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const SceneCharacter &x = scene.characters[a], &y = scene.characters[b];
+        return x.layer != y.layer ? x.layer < y.layer : x.y > y.y;
+    });
+    std::vector<gpu::CharacterDraw> draws;
+    for (std::size_t i : order) draws.push_back({&actors[i].player->pose, actors[i].type, actors[i].tint});
+
+    std::error_code ec;
+    if (options.write_images) std::filesystem::create_directories(options.out_dir, ec);
+    SceneRenderReport report;
+    report.device = renderer.device_name();
+    report.characters = static_cast<std::uint32_t>(actors.size());
+    std::vector<double> update_ms, pack_ms, record_ms, gpu_ms;
+    std::optional<gpu::Camera2D> camera;
+    if (scene.camera_scale) camera = gpu::Camera2D{*scene.camera_scale, *scene.camera_x, *scene.camera_y};
+    for (std::uint32_t frame = 1; frame <= options.frames; ++frame) {
+        const auto start = std::chrono::steady_clock::now();
+        for (Actor& a : actors) {
+            a.player->run_step(a.next_step++, scene.dt);
+            a.player->state.notifications.clear();
+        }
+        update_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        if (!camera) {
+            // Fit the first frame: every character's bounds, 5% margin, centred.
+            float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+            bool any = false;
+            for (std::size_t i = 0; i < actors.size(); ++i) {
+                float x, y, w, h;
+                if (!skeleton_bounds(actors[i].player->pose, types[actors[i].type].binding, x, y, w, h)) continue;
+                x0 = any ? std::min(x0, x) : x;
+                y0 = any ? std::min(y0, y) : y;
+                x1 = any ? std::max(x1, x + w) : x + w;
+                y1 = any ? std::max(y1, y + h) : y + h;
+                any = true;
+            }
+            const double w = std::max(x1 - x0, 1e-3f), h = std::max(y1 - y0, 1e-3f);
+            const double scale = std::min(scene.width * 0.9 / w, scene.height * 0.9 / h);
+            camera = gpu::Camera2D{static_cast<float>(scale), static_cast<float>(scene.width / 2.0 - scale * (x0 + w / 2)),
+                                   static_cast<float>(scene.height / 2.0 + scale * (y0 + h / 2))};
+        }
+        Result<gpu::FrameStats> stats = renderer.draw(draws, *camera, scene.width, scene.height, scene.background,
+                                                      options.path);
+        if (!stats) return stats.error();
+        std::optional<Image> image;
+        if (options.write_images) {
+            Result<Image> read = renderer.read_back();
+            if (!read) return read.error();
+            image = std::move(*read);
+        }
+        Result<gpu::FrameStats> done = renderer.finish();
+        if (!done) return done.error();
+        pack_ms.push_back(done->pack_ms);
+        record_ms.push_back(done->record_ms);
+        if (done->gpu_ms >= 0) gpu_ms.push_back(done->gpu_ms);
+        report.bytes_uploaded = done->bytes_uploaded;
+        report.vertices = done->vertices;
+        report.triangles = done->triangles;
+        report.culled = done->culled;
+        if (!image) continue;
+        char name[32];
+        std::snprintf(name, sizeof name, "frame-%04u.png", frame);
+        const std::string path = (std::filesystem::path(options.out_dir) / name).string();
+        if (Result<void> written = write_png_file(path, *image); !written) return written.error();
+        if (!options.quiet) std::printf("wrote %s\n", path.c_str());
+    }
+    if (renderer.validation_messages() != 0)
+        return make_error("vulkan", "validation", std::to_string(renderer.validation_messages()) +
+                                                      " messages, the first: " + renderer.first_validation_message());
+    report.update_ms = median(update_ms);
+    report.pack_ms = median(pack_ms);
+    report.record_ms = median(record_ms);
+    report.gpu_ms = gpu_ms.empty() ? -1 : median(gpu_ms);
+    report.camera = *camera;
+    return report;
+}
+
+}  // namespace spinegpu::tools

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# The GPU path against the CPU path on every example skeleton: see tests/render_oracle/run_render_oracle.sh.
+here=$(cd "$(dirname "$0")" && pwd)
+exec bash "$here/../render_oracle/run_render_oracle.sh" "$1" "$2" "$3" cpu

@@ -1,0 +1,117 @@
+// Frame packing: bytes per character against the seed's bar (32 + 24 x bones), and pack_character staying inside
+// what max_words_per_character and drawn_bones promise, for every example skeleton and animation.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "gpu_test_support.hpp"
+#include "spinegpu/gpu/gpu_structs.hpp"
+
+namespace spinegpu::test {
+namespace {
+
+using namespace spinegpu::gpu;
+
+TEST(FramePacker, spineboy_pro_packs_no_more_than_the_seeds_bar_and_each_types_cost_is_reported) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    std::printf("%-30s %5s %5s %5s | %6s %6s %6s %6s %6s | %6s %6s | %8s\n", "skeleton type", "bones", "drawn",
+                "slots", "header", "bones", "draw", "colour", "deform", "total", "bar", "measured");
+    std::uint32_t spineboy = 0;
+    for (const ExampleSkeleton& e : example_skeletons()) {
+        auto t = load_gpu_type(e.binary.string(), e.atlas.string());
+        if (!t) continue;
+        const SkeletonData& data = t->data();
+        const auto slots = static_cast<std::uint32_t>(data.slots.size());
+        const auto bones = static_cast<std::uint32_t>(data.bones.size());
+        const auto drawn = static_cast<std::uint32_t>(t->type.drawn_bones.size());
+        const std::uint32_t header = sizeof(GpuCharacter), bone_bytes = drawn * k_bone_bytes;
+        const std::uint32_t draw = 4 * ((slots + 1) / 2);
+        // Colour: two words per colour-animated slot, always packed. Deform: a word per deform-animated slot and the
+        // floats, only in frames where a slot is deformed (in "measured", not in "total").
+        const auto colour = static_cast<std::uint32_t>(8 * t->type.color_slots.size());
+        const auto deform = static_cast<std::uint32_t>(4 * t->type.deform_slots.size());
+        const std::uint32_t total = packed_bytes_per_character(t->type, data);
+        EXPECT_EQ(total, header + bone_bytes + draw + colour) << e.binary;
+        EXPECT_LE(drawn, bones) << e.binary;
+
+        // Measured: bytes actually packed per frame over 60 steps of the first animation (deform floats included).
+        std::uint64_t packed = 0;
+        Player player(data, showcase_skin(data), 0);
+        constexpr int k_frames = 60;
+        for (int i = 0; i < k_frames; ++i) {
+            player.step(1.0 / 60);
+            PackedFrame frame(t->type, data, 1);
+            pack_character(t->type, 0, player.pose, Color{}, frame.cursor);
+            packed += header + std::uint64_t{frame.cursor.bone_count} * k_bone_bytes + 4ull * frame.cursor.word_count;
+        }
+        const std::string name = e.binary.filename().string();
+        std::printf("%-30s %5u %5u %5u | %6u %6u %6u %6u %6u | %6u %6u | %8.1f\n", name.c_str(), bones, drawn, slots,
+                    header, bone_bytes, draw, colour, deform, total, 32 + 24 * bones,
+                    static_cast<double>(packed) / k_frames);
+        if (name == "spineboy-pro.skel") {
+            EXPECT_EQ(bones, 67u);
+            spineboy = total;
+        }
+    }
+    std::cout << "spineboy-pro: " << spineboy << " bytes per character per frame (bar: 1640)\n";
+    EXPECT_GT(spineboy, 0u);
+    EXPECT_LE(spineboy, 1640u);
+}
+
+TEST(FramePacker, pack_character_stays_within_max_words_and_writes_exactly_the_drawn_bones) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    for (const ExampleSkeleton& e : example_skeletons()) {
+        auto t = load_gpu_type(e.binary.string(), e.atlas.string());
+        if (!t) continue;
+        const SkeletonData& data = t->data();
+        const std::uint32_t max_words = max_words_per_character(t->type, data);
+        const auto drawn = static_cast<std::uint32_t>(t->type.drawn_bones.size());
+        const auto slots = static_cast<std::uint32_t>(data.slots.size());
+        for (Index animation = 0; animation < static_cast<Index>(data.animations.size()); ++animation) {
+            Player player(data, showcase_skin(data), animation);
+            for (int step = 1; step <= 90; ++step) {
+                player.step(1.0 / 60);
+                if (step % 15 != 0) continue;
+                const std::string where = e.binary.filename().string() + " " + data.animation_names[animation] +
+                                          " step " + std::to_string(step);
+                // Two characters in one frame: the second starts where the first ended.
+                PackedFrame frame(t->type, data, 2);
+                pack_character(t->type, 3, player.pose, Color{}, frame.cursor);
+                const std::uint32_t first_words = frame.cursor.word_count;
+                EXPECT_LE(first_words, max_words) << where;
+                pack_character(t->type, 3, player.pose, Color{}, frame.cursor);
+                EXPECT_EQ(frame.cursor.character_count, 2u) << where;
+                EXPECT_EQ(frame.cursor.bone_count, 2 * drawn) << where;
+                EXPECT_EQ(frame.cursor.word_count, 2 * first_words) << where;
+                EXPECT_TRUE(frame.guards_intact()) << where << ": packing wrote past the space it promised";
+
+                const GpuCharacter& second = frame.characters[1];
+                EXPECT_EQ(second.type, 3u) << where;
+                EXPECT_EQ(second.bone_first, drawn) << where;
+                EXPECT_EQ(second.draw_first, first_words) << where;
+                EXPECT_EQ(second.out_vertex_first * 2, frame.cursor.out_vertex_count) << where;
+                EXPECT_EQ(second.out_index_first * 2, frame.cursor.out_index_count) << where;
+                EXPECT_EQ(second.color_first == k_no_section, (t->type.flags & k_type_colors) == 0) << where;
+                // The deform section is there only while a slot is deformed.
+                if ((t->type.flags & k_type_deform) == 0) {
+                    EXPECT_EQ(second.deform_first, k_no_section) << where;
+                }
+                if (second.color_first != k_no_section) {
+                    EXPECT_EQ(second.color_first, first_words + (slots + 1) / 2) << where;
+                }
+                for (std::uint32_t b = 0; b < drawn; ++b) {
+                    const BoneWorld& w = player.pose.world[static_cast<std::size_t>(t->type.drawn_bones[b])];
+                    EXPECT_EQ(std::memcmp(&frame.bones[std::size_t{drawn + b} * 6], &w, k_bone_bytes), 0)
+                        << where << " drawn bone " << b;
+                }
+                if (HasFailure()) return;
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace spinegpu::test

@@ -1,0 +1,194 @@
+// Every struct the shaders read or write has the C++ layout (sizeof, offsetof) that the compiled shader declares
+// (SPIR-V reflection), the push constant blocks have the sizes the renderer pushes, and the descriptor bindings are
+// the renderer's Binding enum. The shaders are the build's own .spv files (SPINEGPU_SHADER_DIR).
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "renderer_impl.hpp"
+#include "spinegpu/gpu/gpu_structs.hpp"
+#include "spirv_reflection.hpp"
+
+namespace spinegpu::test {
+namespace {
+
+using namespace spinegpu::gpu;
+
+#define SPINEGPU_MEMBER(T, m) MemberOffset{#m, static_cast<std::uint32_t>(offsetof(T, m))}
+
+// The C++ side: each shared struct's size and every member's offset, by name.
+std::vector<StructLayout> cpp_layouts() {
+    return {
+        {"GpuInfluence", sizeof(GpuInfluence),
+         {SPINEGPU_MEMBER(GpuInfluence, bone), SPINEGPU_MEMBER(GpuInfluence, weight), SPINEGPU_MEMBER(GpuInfluence, x),
+          SPINEGPU_MEMBER(GpuInfluence, y)}},
+        {"GpuBindVertex", sizeof(GpuBindVertex),
+         {SPINEGPU_MEMBER(GpuBindVertex, influence_first), SPINEGPU_MEMBER(GpuBindVertex, influence_count),
+          SPINEGPU_MEMBER(GpuBindVertex, u), SPINEGPU_MEMBER(GpuBindVertex, v)}},
+        {"GpuAttachment", sizeof(GpuAttachment),
+         {SPINEGPU_MEMBER(GpuAttachment, vertex_first), SPINEGPU_MEMBER(GpuAttachment, vertex_count),
+          SPINEGPU_MEMBER(GpuAttachment, index_first), SPINEGPU_MEMBER(GpuAttachment, index_count),
+          SPINEGPU_MEMBER(GpuAttachment, influence_first), SPINEGPU_MEMBER(GpuAttachment, slot_and_end),
+          SPINEGPU_MEMBER(GpuAttachment, material), SPINEGPU_MEMBER(GpuAttachment, color)}},
+        {"GpuSkeletonType", sizeof(GpuSkeletonType),
+         {SPINEGPU_MEMBER(GpuSkeletonType, attachment_first), SPINEGPU_MEMBER(GpuSkeletonType, slot_count),
+          SPINEGPU_MEMBER(GpuSkeletonType, slot_setup_first), SPINEGPU_MEMBER(GpuSkeletonType, flags)}},
+        {"GpuSlotSetup", sizeof(GpuSlotSetup),
+         {SPINEGPU_MEMBER(GpuSlotSetup, light), SPINEGPU_MEMBER(GpuSlotSetup, dark),
+          SPINEGPU_MEMBER(GpuSlotSetup, sections)}},
+        {"GpuCharacter", sizeof(GpuCharacter),
+         {SPINEGPU_MEMBER(GpuCharacter, type), SPINEGPU_MEMBER(GpuCharacter, bone_first),
+          SPINEGPU_MEMBER(GpuCharacter, draw_first), SPINEGPU_MEMBER(GpuCharacter, color_first),
+          SPINEGPU_MEMBER(GpuCharacter, deform_first), SPINEGPU_MEMBER(GpuCharacter, out_vertex_first),
+          SPINEGPU_MEMBER(GpuCharacter, out_index_first), SPINEGPU_MEMBER(GpuCharacter, tint)}},
+        {"GpuOutVertex", sizeof(GpuOutVertex),
+         {SPINEGPU_MEMBER(GpuOutVertex, x), SPINEGPU_MEMBER(GpuOutVertex, y), SPINEGPU_MEMBER(GpuOutVertex, u),
+          SPINEGPU_MEMBER(GpuOutVertex, v), SPINEGPU_MEMBER(GpuOutVertex, light), SPINEGPU_MEMBER(GpuOutVertex, dark),
+          SPINEGPU_MEMBER(GpuOutVertex, material), SPINEGPU_MEMBER(GpuOutVertex, clip_first)}},
+    };
+}
+
+const StructLayout* find_layout(const std::vector<StructLayout>& layouts, const std::string& name) {
+    for (const StructLayout& l : layouts)
+        if (l.name == name) return &l;
+    return nullptr;
+}
+
+const char* const k_shaders[] = {"skin.comp", "draw.vert", "draw.frag", "collapse.vert"};
+
+// The compiled shaders: the build's (SPINEGPU_SHADER_DIR), or $SPINEGPU_SHADER_DIR when set.
+std::string shader_dir() {
+    if (const char* env = std::getenv("SPINEGPU_SHADER_DIR"); env && *env) return env;
+    return SPINEGPU_SHADER_DIR;
+}
+
+// Reflects `name`.spv, failing the test (returning false) when it cannot or, with `need_names`, when the module
+// carries no names (structs are compared by name: glslc -O strips names unless -g is given).
+bool reflect(const std::string& name, ReflectedShader& out, bool need_names = true) {
+    std::string error;
+    const std::string path = shader_dir() + "/" + name + ".spv";
+    if (!reflect_shader(path, out, error)) {
+        ADD_FAILURE() << error;
+        return false;
+    }
+    if (!need_names) return true;
+    for (const ReflectedBuffer& b : out.buffers)
+        if (b.block.empty() || (b.struct_array && b.element.name.empty())) {
+            ADD_FAILURE() << path << " has no debug names (OpName/OpMemberName), so its structs cannot be compared "
+                                     "by name: compile the reflection .spv with glslc -g (cmake/shaders.cmake)";
+            return false;
+        }
+    return true;
+}
+
+// The shader's element layout of the buffer whose elements are `element`, or null.
+const StructLayout* shader_element(const ReflectedShader& shader, const std::string& element) {
+    for (const ReflectedBuffer& b : shader.buffers)
+        if (b.struct_array && b.element.name == element) return &b.element;
+    return nullptr;
+}
+
+TEST(GpuLayout, every_shared_struct_matches_the_compiled_shaders) {
+    const std::vector<StructLayout> layouts = cpp_layouts();
+    std::set<std::string> checked;
+    for (const char* name : k_shaders) {
+        ReflectedShader shader;
+        if (!reflect(name, shader)) continue;
+        for (const ReflectedBuffer& b : shader.buffers) {
+            if (!b.struct_array) continue;
+            const StructLayout* cpp = find_layout(layouts, b.element.name);
+            if (cpp == nullptr) {
+                ADD_FAILURE() << name << ": buffer " << b.block << " holds struct " << b.element.name
+                              << ", which the C++ layout table lacks";
+                continue;
+            }
+            for (const std::string& problem : compare_layout(*cpp, b.element)) ADD_FAILURE() << name << ": " << problem;
+            checked.insert(b.element.name);
+        }
+    }
+    // Each shared struct is read or written by some shader; a struct checked nowhere would pass unseen.
+    for (const StructLayout& l : layouts) EXPECT_TRUE(checked.count(l.name)) << l.name << " found in no shader";
+}
+
+TEST(GpuLayout, layout_check_reports_a_wrong_offset_a_missing_member_and_an_extra_member) {
+    ReflectedShader skin;
+    ASSERT_TRUE(reflect("skin.comp", skin));
+    const StructLayout* shader = shader_element(skin, "GpuAttachment");
+    ASSERT_NE(shader, nullptr);
+    const StructLayout right = *find_layout(cpp_layouts(), "GpuAttachment");
+    ASSERT_TRUE(compare_layout(right, *shader).empty());
+
+    StructLayout wrong_offset = right;
+    wrong_offset.members.back().offset -= 4;  // color where material is
+    std::vector<std::string> problems = compare_layout(wrong_offset, *shader);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].find("color"), std::string::npos) << problems[0];
+
+    StructLayout missing = right;
+    missing.members.erase(missing.members.begin() + 4);  // influence_first
+    problems = compare_layout(missing, *shader);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].find("influence_first"), std::string::npos) << problems[0];
+
+    StructLayout extra = right;
+    extra.members.push_back({"padding", 32});
+    extra.size = 36;
+    problems = compare_layout(extra, *shader);
+    EXPECT_EQ(problems.size(), 2u);  // the size and the member
+}
+
+TEST(GpuLayout, push_constant_blocks_have_the_sizes_the_renderer_pushes) {
+    // renderer.cpp pushes {character_count, row_width} to the skinning pass and {scale, ox, oy, width, height} to
+    // the draw; renderer_setup.cpp declares ranges of 8 and 20 bytes.
+    const std::map<std::string, std::uint32_t> expected{{"skin.comp", 8}, {"draw.vert", 20}, {"draw.frag", 20}, {"collapse.vert", 20}};
+    for (const auto& [name, size] : expected) {
+        ReflectedShader shader;
+        if (!reflect(name, shader, false)) continue;
+        ASSERT_EQ(shader.push_constant_sizes.size(), 1u) << name;
+        EXPECT_EQ(shader.push_constant_sizes[0], size) << name;
+    }
+}
+
+TEST(GpuLayout, skinning_workgroup_is_the_shared_constant) {
+    ReflectedShader skin;
+    ASSERT_TRUE(reflect("skin.comp", skin, false));
+    EXPECT_EQ(skin.local_size_x, k_skin_workgroup);  // the pass's prefix sum assumes it
+}
+
+TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
+    const std::map<std::string, Binding> buffers{
+        {"Influences", b_influences}, {"BindVertices", b_bind_vertices}, {"StaticIndices", b_static_indices},
+        {"Attachments", b_attachments}, {"Types", b_types},               {"SlotSetups", b_slot_setups},
+        {"Characters", b_characters}, {"Bones", b_bones},                 {"Words", b_words},
+        {"OutVertices", b_out_vertices}, {"OutIndices", b_out_indices}, {"VertexOwners", b_vertex_owners}};
+    std::set<std::string> seen;
+    for (const char* name : k_shaders) {
+        ReflectedShader shader;
+        if (!reflect(name, shader)) continue;
+        for (const ReflectedBuffer& b : shader.buffers) {
+            auto it = buffers.find(b.block);
+            if (it == buffers.end()) {
+                ADD_FAILURE() << name << ": storage buffer " << b.block << " is not in the Binding enum";
+                continue;
+            }
+            EXPECT_EQ(b.set, 0u) << name << " " << b.block;
+            EXPECT_EQ(b.binding, static_cast<std::uint32_t>(it->second)) << name << " " << b.block;
+            seen.insert(b.block);
+        }
+        for (const ReflectedImage& image : shader.images) {
+            EXPECT_EQ(image.name, "pages") << name;
+            EXPECT_EQ(image.set, 0u) << name;
+            EXPECT_EQ(image.binding, static_cast<std::uint32_t>(b_pages)) << name;
+            seen.insert(image.name);
+        }
+    }
+    EXPECT_EQ(seen.size(), static_cast<std::size_t>(b_count)) << "a binding of the enum is used by no shader";
+}
+
+}  // namespace
+}  // namespace spinegpu::test

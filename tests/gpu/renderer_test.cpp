@@ -1,0 +1,247 @@
+// The renderer on a real device (lavapipe in CI, the hardware driver where there is one), with the validation layer:
+// an empty frame is the background, a frame with spineboy draws him, characters of two types draw in one frame,
+// and types can only be added before the first frame. Skipped, with the reason, when no Vulkan device exists.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu_test_support.hpp"
+#include "spinegpu/data/image.hpp"
+#include "spinegpu/gpu/renderer.hpp"
+
+namespace spinegpu::test {
+namespace {
+
+using namespace spinegpu::gpu;
+
+constexpr std::uint32_t k_width = 160, k_height = 160;
+const Color k_background{0.2f, 0.4f, 0.6f, 1.0f};
+
+// Creates a renderer with validation; null (the caller skips) when there is no Vulkan device or loader. Any other
+// failure fails the test.
+std::unique_ptr<Renderer> create_renderer(std::string& skip_reason) {
+    RendererDesc desc;
+    desc.validation = true;
+    Result<std::unique_ptr<Renderer>> r = Renderer::create(desc);
+    if (r) return std::move(*r);
+    const Error& e = r.error();
+    if (e.file == "vulkan" && (e.where == "instance" || e.where == "devices" || e.where == "vkCreateInstance"))
+        skip_reason = e.message();
+    else
+        ADD_FAILURE() << e.message();
+    return nullptr;
+}
+
+#define SPINEGPU_REQUIRE_RENDERER(name)                                    \
+    std::string skip_reason;                                               \
+    std::unique_ptr<Renderer> name = create_renderer(skip_reason);         \
+    if (!name) {                                                           \
+        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;             \
+        return;                                                            \
+    }
+
+// An example skeleton with its page images, ready for add_skeleton_type.
+struct DrawableType {
+    std::unique_ptr<LoadedSkeleton> loaded;
+    std::vector<Image> pages;
+};
+
+std::unique_ptr<DrawableType> load_drawable(const std::string& skeleton, const std::string& atlas) {
+    auto out = std::make_unique<DrawableType>();
+    out->loaded = load_skeleton_and_atlas(skeleton, atlas);
+    if (!out->loaded) return nullptr;
+    for (std::size_t i = 0; i < out->loaded->atlas.pages.size(); ++i) {
+        Result<Image> image = load_image_file(atlas_page_path(out->loaded->atlas, static_cast<Index>(i)));
+        if (!image) {
+            ADD_FAILURE() << image.error().message();
+            return nullptr;
+        }
+        out->pages.push_back(std::move(*image));
+    }
+    return out;
+}
+
+// A camera that fits the pose's bounds into the target with a margin.
+Camera2D fit(const SkeletonPose& pose, const AtlasBinding& binding) {
+    float x = 0, y = 0, w = 0, h = 0;
+    if (!skeleton_bounds(pose, binding, x, y, w, h)) return {1, k_width / 2.0f, k_height / 2.0f};
+    const float scale = 0.9f * std::min(k_width / std::max(w, 1.0f), k_height / std::max(h, 1.0f));
+    return {scale, k_width / 2.0f - scale * (x + w / 2), k_height / 2.0f + scale * (y + h / 2)};
+}
+
+// Whether pixel `index` differs from the background by more than a rounding step.
+bool off_background(const Image& image, std::size_t index) {
+    const float bg[4] = {k_background.r, k_background.g, k_background.b, k_background.a};
+    for (std::size_t k = 0; k < 4; ++k)
+        if (std::abs(static_cast<float>(image.rgba[index * 4 + k]) - bg[k] * 255.0f) > 1.5f) return true;
+    return false;
+}
+
+std::uint32_t pixels_off_background(const Image& image) {
+    std::uint32_t count = 0;
+    for (std::size_t p = 0; p < image.rgba.size() / 4; ++p) count += off_background(image, p) ? 1 : 0;
+    return count;
+}
+
+void expect_no_validation_messages(const Renderer& renderer) {
+    EXPECT_EQ(renderer.validation_messages(), 0u) << renderer.first_validation_message();
+}
+
+TEST(Renderer, empty_frame_is_the_background) {
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    Result<FrameStats> frame = renderer->draw({}, Camera2D{}, k_width, k_height, k_background, RenderPath::gpu);
+    ASSERT_TRUE(frame.ok()) << frame.error().message();
+    EXPECT_EQ(frame->characters, 0u);
+    Result<Image> image = renderer->read_back();
+    ASSERT_TRUE(image.ok()) << image.error().message();
+    ASSERT_EQ(image->width, k_width);
+    ASSERT_EQ(image->height, k_height);
+    EXPECT_EQ(pixels_off_background(*image), 0u);
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, draws_spineboy_on_both_paths_without_validation_messages) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas");
+    ASSERT_NE(spineboy, nullptr);
+    const SkeletonData& data = spineboy->loaded->data;
+    Result<std::uint32_t> type = renderer->add_skeleton_type(data, spineboy->loaded->atlas, spineboy->loaded->binding,
+                                                             std::move(spineboy->pages), "spineboy-pro");
+    ASSERT_TRUE(type.ok()) << type.error().message();
+    Player player(data, k_none, data.animation_names.find("walk"));
+    for (int i = 0; i < 10; ++i) player.step(1.0 / 60);
+    const CharacterDraw character{&player.pose, *type, Color{}};
+    const Camera2D camera = fit(player.pose, spineboy->loaded->binding);
+    for (RenderPath path : {RenderPath::gpu, RenderPath::cpu}) {
+        const char* name = path == RenderPath::gpu ? "gpu" : "cpu";
+        Result<FrameStats> frame = renderer->draw({&character, 1}, camera, k_width, k_height, k_background, path);
+        ASSERT_TRUE(frame.ok()) << name << ": " << frame.error().message();
+        EXPECT_EQ(frame->characters, 1u) << name;
+        EXPECT_GT(frame->triangles, 0u) << name;
+        Result<Image> image = renderer->read_back();
+        ASSERT_TRUE(image.ok()) << name << ": " << image.error().message();
+        const std::uint32_t drawn = pixels_off_background(*image);
+        std::cout << renderer->device_name() << ", " << name << " path: spineboy covers " << drawn << " of "
+                  << k_width * k_height << " pixels\n";
+        if (const char* dir = std::getenv("SPINEGPU_TEST_IMAGES"); dir && *dir) {
+            Result<void> written = write_png_file(std::string(dir) + "/spineboy_" + name + ".png", *image);
+            EXPECT_TRUE(written.ok()) << written.error().message();
+        }
+        EXPECT_GT(drawn, k_width * k_height / 50) << name << ": spineboy covers too few pixels";
+        EXPECT_LT(drawn, k_width * k_height) << name;
+    }
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, vertex_shader_path_draws_the_pixels_of_the_skinning_pass) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas");
+    ASSERT_NE(spineboy, nullptr);
+    const SkeletonData& data = spineboy->loaded->data;
+    Result<std::uint32_t> type = renderer->add_skeleton_type(data, spineboy->loaded->atlas, spineboy->loaded->binding,
+                                                             std::move(spineboy->pages), "spineboy-pro");
+    ASSERT_TRUE(type.ok()) << type.error().message();
+    // Two characters overlapping, one tinted: the per-type instanced draw must keep their order.
+    Player a(data, k_none, data.animation_names.find("run")), b(data, k_none, data.animation_names.find("shoot"));
+    for (int i = 0; i < 12; ++i) {
+        a.step(1.0 / 60);
+        b.step(1.0 / 60);
+    }
+    const CharacterDraw characters[2] = {{&a.pose, *type, Color{}}, {&b.pose, *type, Color{1, 0.6f, 0.6f, 0.8f}}};
+    const Camera2D camera = fit(a.pose, spineboy->loaded->binding);
+    std::vector<Image> images;
+    for (RenderPath path : {RenderPath::gpu, RenderPath::gpu_vertex}) {
+        Result<FrameStats> frame = renderer->draw(characters, camera, k_width, k_height, k_background, path);
+        ASSERT_TRUE(frame.ok()) << frame.error().message();
+        Result<Image> image = renderer->read_back();
+        ASSERT_TRUE(image.ok()) << image.error().message();
+        images.push_back(std::move(*image));
+    }
+    std::uint32_t differing = 0;
+    for (std::size_t i = 0; i < images[0].rgba.size(); ++i)
+        if (std::abs(int(images[0].rgba[i]) - int(images[1].rgba[i])) > 2) ++differing;
+    EXPECT_GT(pixels_off_background(images[0]), k_width * k_height / 50);
+    EXPECT_LE(differing, pixels_off_background(images[0]) / 1000) << "channels off by more than 2/255";
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, draws_characters_of_two_types_in_one_frame) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas");
+    auto goblins = load_drawable("goblins/goblins-pro.skel", "goblins/goblins-pma.atlas");
+    ASSERT_NE(spineboy, nullptr);
+    ASSERT_NE(goblins, nullptr);
+    const SkeletonData& boy = spineboy->loaded->data;
+    const SkeletonData& goblin = goblins->loaded->data;
+    Result<std::uint32_t> boy_type = renderer->add_skeleton_type(boy, spineboy->loaded->atlas,
+                                                                 spineboy->loaded->binding, std::move(spineboy->pages),
+                                                                 "spineboy-pro");
+    ASSERT_TRUE(boy_type.ok()) << boy_type.error().message();
+    Result<std::uint32_t> goblin_type = renderer->add_skeleton_type(goblin, goblins->loaded->atlas,
+                                                                    goblins->loaded->binding,
+                                                                    std::move(goblins->pages), "goblins-pro");
+    ASSERT_TRUE(goblin_type.ok()) << goblin_type.error().message();
+    EXPECT_NE(*boy_type, *goblin_type);
+
+    Player a(boy, k_none, boy.animation_names.find("run"));
+    Player b(goblin, showcase_skin(goblin), goblin.animation_names.find("walk"));
+    for (int i = 0; i < 10; ++i) a.step(1.0 / 60), b.step(1.0 / 60);
+    // Spineboy on the left half, the goblin on the right: both fit in 1,000 world units at scale 0.08.
+    b.pose.x = 1000;
+    update_world_transform(b.pose, Physics::pose);
+    const CharacterDraw characters[] = {{&a.pose, *boy_type, Color{}}, {&b.pose, *goblin_type, Color{}}};
+    const Camera2D camera{0.08f, 40.0f, 140.0f};
+    Result<FrameStats> frame = renderer->draw(characters, camera, k_width, k_height, k_background, RenderPath::gpu);
+    ASSERT_TRUE(frame.ok()) << frame.error().message();
+    EXPECT_EQ(frame->characters, 2u);
+    Result<Image> image = renderer->read_back();
+    ASSERT_TRUE(image.ok()) << image.error().message();
+    std::uint32_t left = 0, right = 0;
+    for (std::uint32_t y = 0; y < k_height; ++y)
+        for (std::uint32_t x = 0; x < k_width; ++x)
+            if (off_background(*image, std::size_t{y} * k_width + x)) ++(x < k_width / 2 ? left : right);
+    EXPECT_GT(left, 50u) << "spineboy (type " << *boy_type << ") not drawn";
+    EXPECT_GT(right, 50u) << "goblin (type " << *goblin_type << ") not drawn";
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, add_skeleton_type_after_the_first_frame_fails) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    auto spineboy = load_drawable("spineboy/spineboy-ess.skel", "spineboy/spineboy.atlas");
+    auto late = load_drawable("spineboy/spineboy-ess.skel", "spineboy/spineboy.atlas");
+    ASSERT_NE(spineboy, nullptr);
+    ASSERT_NE(late, nullptr);
+    Result<std::uint32_t> type = renderer->add_skeleton_type(spineboy->loaded->data, spineboy->loaded->atlas,
+                                                             spineboy->loaded->binding, std::move(spineboy->pages),
+                                                             "spineboy-ess");
+    ASSERT_TRUE(type.ok()) << type.error().message();
+    Result<FrameStats> frame = renderer->draw({}, Camera2D{}, k_width, k_height, k_background, RenderPath::gpu);
+    ASSERT_TRUE(frame.ok()) << frame.error().message();
+    Result<std::uint32_t> again = renderer->add_skeleton_type(late->loaded->data, late->loaded->atlas,
+                                                              late->loaded->binding, std::move(late->pages), "late");
+    ASSERT_FALSE(again.ok());
+    EXPECT_NE(again.error().message().find("before the first frame"), std::string::npos) << again.error().message();
+    // The renderer still draws the type it has.
+    Player player(spineboy->loaded->data, k_none, 0);
+    player.step(1.0 / 60);
+    const CharacterDraw character{&player.pose, *type, Color{}};
+    frame = renderer->draw({&character, 1}, fit(player.pose, spineboy->loaded->binding), k_width, k_height,
+                           k_background, RenderPath::gpu);
+    ASSERT_TRUE(frame.ok()) << frame.error().message();
+    Result<Image> image = renderer->read_back();
+    ASSERT_TRUE(image.ok()) << image.error().message();
+    EXPECT_GT(pixels_off_background(*image), 0u);
+    expect_no_validation_messages(*renderer);
+}
+
+}  // namespace
+}  // namespace spinegpu::test

@@ -1,0 +1,109 @@
+// Checks render_reference.mjs against the official formulas on a synthetic skeleton: one uniform-colour page
+// (straight, and the same page premultiplied with `pma: true`), square region attachments in slots with every
+// blend mode, with and without a dark colour, over an opaque and a transparent background. Each square's centre
+// pixel must be what spine-webgl's premultiplied pipeline gives (two-colour shader, PolygonBatcher blend table),
+// within 2/255 per channel (3/255 where the result is translucent: straight alpha is read back through a division).
+//
+//   node selftest.mjs          (exit 0 and one line per case; exit 1 with the failures)
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PNG } from 'pngjs';
+import { parseArgs, renderReference } from './render_reference.mjs';
+
+const TEXEL = [200, 120, 40, 180];  // straight RGBA of every pixel of the page
+const CASES = [
+  { blend: 'normal', color: 'ffffffff' },
+  { blend: 'normal', color: '80c0ffcc' },
+  { blend: 'additive', color: '80c0ffcc' },
+  { blend: 'multiply', color: '80c0ffcc' },
+  { blend: 'screen', color: '80c0ffcc' },
+  { blend: 'normal', color: '80c0ffcc', dark: '402010' },
+  { blend: 'multiply', color: 'ffffffff', dark: '204060' },
+  { blend: 'additive', color: 'c0c0c0ff', dark: '300000' },
+  { blend: 'screen', color: 'ff8040b0', dark: '0060ff' },
+];
+const hex = (text, i) => parseInt(text.slice(2 * i, 2 * i + 2), 16) / 255;
+
+function writeFixture(dir) {
+  const pagePixels = (pma) => {
+    const png = new PNG({ width: 8, height: 8 });
+    const [r, g, b, a] = TEXEL;
+    const px = pma ? [r, g, b].map((c) => Math.round((c * a) / 255)).concat(a) : TEXEL;
+    for (let i = 0; i < png.data.length; i += 4) png.data.set(px, i);
+    return PNG.sync.write(png);
+  };
+  for (const pma of [false, true]) {
+    const name = pma ? 'page-pma' : 'page';
+    fs.writeFileSync(path.join(dir, `${name}.png`), pagePixels(pma));
+    fs.writeFileSync(path.join(dir, `${name}.atlas`),
+                     `${name}.png\n\tsize: 8, 8\n\tfilter: Linear, Linear\n${pma ? '\tpma: true\n' : ''}` +
+                     'sq\n\tbounds: 0, 0, 8, 8\n');
+  }
+  const slots = CASES.map((c, i) => ({
+    name: `s${i}`, bone: 'root', attachment: 'sq', color: c.color, ...(c.dark ? { dark: c.dark } : {}),
+    ...(c.blend !== 'normal' ? { blend: c.blend } : {}),
+  }));
+  const attachments = Object.fromEntries(CASES.map((c, i) => [`s${i}`, { sq: { x: -200 + 50 * i, y: 0, width: 30, height: 30 } }]));
+  fs.writeFileSync(path.join(dir, 'squares.json'), JSON.stringify({
+    skeleton: { spine: '4.2.22' }, bones: [{ name: 'root' }], slots,
+    skins: [{ name: 'default', attachments }], animations: { idle: {} },
+  }));
+}
+
+// spine-webgl with premultipliedAlpha: the fragment (two-colour shader) and the blend (PolygonBatcher).
+function expected(c, background) {
+  const ta = TEXEL[3] / 255;
+  const T = [0, 1, 2].map((k) => Math.round((TEXEL[k] * TEXEL[3]) / 255) / 255);  // premultiplied texel
+  const la = hex(c.color, 3);
+  const light = [0, 1, 2].map((k) => hex(c.color, k) * la);
+  const dark = c.dark ? [0, 1, 2].map((k) => hex(c.dark, k) * la) : [0, 0, 0];
+  const darkA = 1;
+  const S = [0, 1, 2].map((k) => ((ta - 1) * darkA + 1 - T[k]) * dark[k] + T[k] * light[k]);
+  const Sa = ta * la;
+  const Da = background[3] / 255;
+  const D = [0, 1, 2].map((k) => (background[k] / 255) * Da);
+  let rgb, a;
+  switch (c.blend) {
+    case 'normal': rgb = S.map((s, k) => s + D[k] * (1 - Sa)); a = Sa + Da * (1 - Sa); break;
+    case 'additive': rgb = S.map((s, k) => Math.min(1, s + D[k])); a = Math.min(1, Sa + Da); break;
+    case 'multiply': rgb = S.map((s, k) => s * D[k] + D[k] * (1 - Sa)); a = Sa + Da * (1 - Sa); break;
+    case 'screen': rgb = S.map((s, k) => s + D[k] * (1 - s)); a = Sa + Da * (1 - Sa); break;
+  }
+  const straight = a > 0 ? rgb.map((v) => v / a) : [0, 0, 0];
+  return [...straight, a].map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255));
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'render-oracle-selftest-'));
+let failures = 0;
+try {
+  writeFixture(dir);
+  for (const atlas of ['page.atlas', 'page-pma.atlas']) {
+    for (const background of ['5080a0ff', '00000000']) {
+      const out = path.join(dir, 'out.png');
+      await renderReference(parseArgs([
+        '--skeleton', path.join(dir, 'squares.json'), '--atlas', path.join(dir, atlas), '--animation', 'idle',
+        '--steps', '1', '--width', '500', '--height', '100', '--camera', '1,230,50', '--background', background,
+        '--out', out]));
+      const png = PNG.sync.read(fs.readFileSync(out));
+      const bg = [0, 1, 2, 3].map((k) => parseInt(background.slice(2 * k, 2 * k + 2), 16));
+      CASES.forEach((c, i) => {
+        const x = 230 + (-200 + 50 * i), y = 50;
+        const at = (y * png.width + x) * 4;
+        const got = Array.from(png.data.subarray(at, at + 4));
+        const want = expected(c, bg);
+        const tolerance = want[3] === 255 ? 2 : 3;
+        const ok = got.every((v, k) => Math.abs(v - want[k]) <= tolerance);
+        if (!ok) failures++;
+        process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${atlas} background ${background} ${c.blend} light ${c.color}` +
+                             `${c.dark ? ` dark ${c.dark}` : ''}: got ${got.join(',')} want ${want.join(',')}\n`);
+      });
+    }
+  }
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+if (failures) {
+  process.stderr.write(`selftest: ${failures} case(s) differ from the official formulas\n`);
+  process.exitCode = 1;
+}
