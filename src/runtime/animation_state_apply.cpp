@@ -108,10 +108,14 @@ bool AnimationState::apply(SkeletonPose& pose) {
 
     // Slots whose attachment a mixed-out animation set (so later timelines see its deform) but no timeline keyed
     // since go back to their setup attachment.
-    const std::int32_t setup_state = unkeyed_state_ + k_attachment_setup;
-    for (std::size_t slot = 0; slot < pose.slots.size(); slot++) {
-        if (pose.slots[slot].attachment_state == setup_state)
-            set_attachment_by_name(pose, static_cast<Index>(slot), data_->slots[slot].attachment_name);
+    // Only apply_attachment_timeline marks slots so, and it says when it has: most frames skip the sweep.
+    if (setup_attachments_due_) {
+        setup_attachments_due_ = false;
+        const std::int32_t setup_state = unkeyed_state_ + k_attachment_setup;
+        for (std::size_t slot = 0; slot < pose.slots.size(); slot++) {
+            if (pose.slots[slot].attachment_state == setup_state)
+                set_attachment_by_name(pose, static_cast<Index>(slot), data_->slots[slot].attachment_name);
+        }
     }
     unkeyed_state_ += 2;  // a new base each apply: slots' states never need resetting
     Access::drain(*this);
@@ -229,7 +233,10 @@ void Access::apply_attachment_timeline(Self& s, const TimelineData& timeline, Sk
     }
     // No attachment was keyed (before the first frame, or below a threshold): the setup one is set at the end.
     std::int32_t& state = pose.slots[static_cast<std::size_t>(slot)].attachment_state;
-    if (state <= s.unkeyed_state_) state = s.unkeyed_state_ + k_attachment_setup;
+    if (state <= s.unkeyed_state_) {
+        state = s.unkeyed_state_ + k_attachment_setup;
+        s.setup_attachments_due_ = true;
+    }
 }
 
 void Access::apply_rotate_timeline(Self& s, const TimelineData& timeline, SkeletonPose& pose, double time,

@@ -18,10 +18,9 @@ struct LocalMatrix {
     double a, b, c, d;
 };
 
-// The local matrix of an applied pose (rotation and shear in degrees).
-inline LocalMatrix local_matrix(double rotation, double scale_x, double scale_y, double shear_x, double shear_y) {
-    double cos_x, sin_x;
-    fast_sincos((rotation + shear_x) * k_deg_rad, sin_x, cos_x);
+// The local matrix of an applied pose (rotation and shear in degrees) from the sine and cosine of rotation + shear x.
+inline LocalMatrix local_matrix_from(double sin_x, double cos_x, double rotation, double scale_x, double scale_y,
+                                     double shear_x, double shear_y) {
     if (shear_x == shear_y) {
         // The y axis is the x axis turned by the runtime's 90 degrees: the angle-sum identity saves two of the four
         // trigonometric calls per bone and agrees with computing them to about 1e-16.
@@ -33,18 +32,40 @@ inline LocalMatrix local_matrix(double rotation, double scale_x, double scale_y,
     return {cos_x * scale_x, cos_y * scale_y, sin_x * scale_x, sin_y * scale_y};
 }
 
-// The world transform of a bone with Inherit::normal from its applied pose `t` and its parent's world transform `p`
-// (the skeleton's scale is already in the parent's matrix).
-inline void normal_bone_world(const BoneTransform& t, const BoneWorld& p, BoneWorld& out) {
+// The local matrix of an applied pose (rotation and shear in degrees).
+inline LocalMatrix local_matrix(double rotation, double scale_x, double scale_y, double shear_x, double shear_y) {
+    double cos_x, sin_x;
+    fast_sincos((rotation + shear_x) * k_deg_rad, sin_x, cos_x);
+    return local_matrix_from(sin_x, cos_x, rotation, scale_x, scale_y, shear_x, shear_y);
+}
+
+// The world transform from a local matrix `l` and translation (tx, ty) under the parent world transform `p`.
+inline void compose_world(const LocalMatrix& l, double tx, double ty, const BoneWorld& p, BoneWorld& out) {
     const double pa = p.a, pb = p.b, pc = p.c, pd = p.d, px = p.x, py = p.y;
-    const double tx = t.x, ty = t.y;
-    const LocalMatrix l = local_matrix(t.rotation, t.scale_x, t.scale_y, t.shear_x, t.shear_y);
     out.a = static_cast<float>(pa * l.a + pb * l.c);
     out.b = static_cast<float>(pa * l.b + pb * l.d);
     out.c = static_cast<float>(pc * l.a + pd * l.c);
     out.d = static_cast<float>(pc * l.b + pd * l.d);
     out.x = static_cast<float>(pa * tx + pb * ty + px);
     out.y = static_cast<float>(pc * tx + pd * ty + py);
+}
+
+// The world transform of a bone with Inherit::normal from its applied pose `t` and its parent's world transform `p`
+// (the skeleton's scale is already in the parent's matrix).
+inline void normal_bone_world(const BoneTransform& t, const BoneWorld& p, BoneWorld& out) {
+    compose_world(local_matrix(t.rotation, t.scale_x, t.scale_y, t.shear_x, t.shear_y), t.x, t.y, p, out);
+}
+
+// The same, taking the sine and cosine from the bone's cache when its angle is unchanged (and refreshing it if not).
+inline void normal_bone_world(const BoneTransform& t, const BoneWorld& p, BoneWorld& out, BoneAngleCache& cache) {
+    const double rotation = t.rotation, shear_x = t.shear_x;
+    const double angle = rotation + shear_x;
+    if (angle != cache.angle) {
+        fast_sincos(angle * k_deg_rad, cache.sin, cache.cos);
+        cache.angle = angle;
+    }
+    compose_world(local_matrix_from(cache.sin, cache.cos, rotation, t.scale_x, t.scale_y, shear_x, t.shear_y), t.x,
+                  t.y, p, out);
 }
 
 }  // namespace spinegpu::detail

@@ -17,18 +17,19 @@ void solve_ik_two(SkeletonPose& pose, Index parent, Index child, float target_x,
                   bool stretch, bool uniform, float softness, float alpha);
 
 // transform_constraint.cpp: absolute/local x relative/absolute.
-void apply_transform_constraint(SkeletonPose& pose, Index constraint, Physics physics);
+// `update_applied`: recompute the applied poses of the bones it moves (false when nothing reads them later).
+void apply_transform_constraint(SkeletonPose& pose, Index constraint, Physics physics, bool update_applied = true);
 
 // path_constraint.cpp: position fixed/percent; spacing length/fixed/percent/proportional; rotate tangent/chain/
 // chain scale; closed and constant-speed paths.
-void apply_path_constraint(SkeletonPose& pose, Index constraint, Physics physics);
+void apply_path_constraint(SkeletonPose& pose, Index constraint, Physics physics, bool update_applied = true);
 // Floats of SkeletonPose::path_scratch that apply_path_constraint needs for path constraint `constraint` (its
 // spaces, bone lengths, positions, path world vertices and curve lengths, for the longest path attachment any skin
 // puts in its target slot). The pose's scratch is shared by all its path constraints: size it to the maximum.
 std::uint32_t path_scratch_size(const SkeletonData& data, Index constraint);
 
 // physics_constraint.cpp: the 4.2 spring simulation with reset, update and pose modes.
-void apply_physics_constraint(SkeletonPose& pose, Index constraint, Physics physics);
+void apply_physics_constraint(SkeletonPose& pose, Index constraint, Physics physics, bool update_applied = true);
 // Spine's PhysicsConstraint.setToSetupPose part for the simulation state: forget the simulation (next update resets).
 void reset_physics_constraint(SkeletonPose& pose, Index constraint);
 // Spine's PhysicsConstraint.translate / rotate: move the simulation as if the skeleton moved by (x, y) or rotated by

@@ -388,7 +388,7 @@ std::uint32_t path_scratch_size(const SkeletonData& data, Index constraint) {
     return scratch_layout(c.bones.count, longest_path(data, c.target)).end;
 }
 
-void apply_path_constraint(SkeletonPose& pose, Index constraint, Physics) {
+void apply_path_constraint(SkeletonPose& pose, Index constraint, Physics, bool update_applied) {
     const SkeletonData& data = *pose.data;
     const PathConstraintData& cd = data.path_constraints[static_cast<std::size_t>(constraint)];
     const PathPose& state = pose.path[static_cast<std::size_t>(constraint)];
@@ -487,7 +487,7 @@ void apply_path_constraint(SkeletonPose& pose, Index constraint, Physics) {
             w.c = static_cast<float>(sin * a + cos * c);
             w.d = static_cast<float>(sin * b + cos * d);
         }
-        update_applied_transform(pose, bone);
+        if (update_applied) update_applied_transform(pose, bone);
     }
 }
 

@@ -67,7 +67,9 @@ void simulate(SkeletonPose& pose, const PhysicsConstraintData& d, PhysicsPose& s
         s.uy = by;
     } else {
         double a = s.remaining;
-        const double inertia = s.inertia, t = fixed_step(d.step), f = pose.data->reference_scale;
+        // A pure function of the data, two divisions: kept with the constraint's state.
+        if (s.fixed_step == 0) s.fixed_step = fixed_step(d.step);
+        const double inertia = s.inertia, t = s.fixed_step, f = pose.data->reference_scale;
         double damping = -1;  // computed once, when the first channel steps
         double qx = d.limit * delta;
         const double qy = qx * std::abs(static_cast<double>(pose.scale_y));
@@ -158,7 +160,7 @@ void simulate(SkeletonPose& pose, const PhysicsConstraintData& d, PhysicsPose& s
 
 }  // namespace
 
-void apply_physics_constraint(SkeletonPose& pose, Index constraint, Physics physics) {
+void apply_physics_constraint(SkeletonPose& pose, Index constraint, Physics physics, bool update_applied) {
     const SkeletonData& data = *pose.data;
     const PhysicsConstraintData& d = data.physics_constraints[static_cast<std::size_t>(constraint)];
     PhysicsPose& s = pose.physics[static_cast<std::size_t>(constraint)];
@@ -224,7 +226,7 @@ void apply_physics_constraint(SkeletonPose& pose, Index constraint, Physics phys
         s.tx = bone_length * a;
         s.ty = bone_length * c;
     }
-    update_applied_transform(pose, d.bone);
+    if (update_applied) update_applied_transform(pose, d.bone);
 }
 
 void reset_physics_constraint(SkeletonPose& pose, Index constraint) {

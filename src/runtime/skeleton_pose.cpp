@@ -40,6 +40,7 @@ SkeletonPose create_pose(const SkeletonData& data) {
     pose.world.assign(bone_count, BoneWorld{});
     pose.bone_active.assign(bone_count, 0);
     pose.bone_sorted.assign(bone_count, 0);
+    pose.bone_angle.assign(bone_count, BoneAngleCache{});
 
     // Deform capacity per slot: the largest deform any attachment of any skin may key for that slot.
     pose.slots.resize(slot_count);
@@ -172,7 +173,8 @@ void update_world_transform(SkeletonPose& pose, Physics physics) {
             const auto i = static_cast<std::size_t>(step.index);
             const Index parent = bones[i].parent;
             if (parent != k_none && pose.inherit[i] == Inherit::normal)
-                detail::normal_bone_world(pose.applied[i], pose.world[static_cast<std::size_t>(parent)], pose.world[i]);
+                detail::normal_bone_world(pose.applied[i], pose.world[static_cast<std::size_t>(parent)], pose.world[i],
+                                          pose.bone_angle[i]);
             else
                 update_bone_world(pose, step.index);
             break;
@@ -181,13 +183,13 @@ void update_world_transform(SkeletonPose& pose, Physics physics) {
             detail::apply_ik_constraint(pose, step.index, physics);
             break;
         case UpdateStep::Kind::transform:
-            detail::apply_transform_constraint(pose, step.index, physics);
+            detail::apply_transform_constraint(pose, step.index, physics, step.update_applied);
             break;
         case UpdateStep::Kind::path:
-            detail::apply_path_constraint(pose, step.index, physics);
+            detail::apply_path_constraint(pose, step.index, physics, step.update_applied);
             break;
         case UpdateStep::Kind::physics:
-            detail::apply_physics_constraint(pose, step.index, physics);
+            detail::apply_physics_constraint(pose, step.index, physics, step.update_applied);
             break;
         }
     }

@@ -29,7 +29,8 @@ void target_point(const BoneWorld& t, double x, double y, double& wx, double& wy
     wy = x * t.c + y * t.d + t.y;
 }
 
-void apply_world(SkeletonPose& pose, const TransformConstraintData& data, const Mixes& mix, bool relative) {
+void apply_world(SkeletonPose& pose, const TransformConstraintData& data, const Mixes& mix, bool relative,
+                 bool update_applied) {
     const BoneWorld& target = pose.world[static_cast<std::size_t>(data.target)];
     const double ta = target.a, tb = target.b, tc = target.c, td = target.d;
     // A reflected target turns offsets the other way.
@@ -105,7 +106,7 @@ void apply_world(SkeletonPose& pose, const TransformConstraintData& data, const 
         w.d = static_cast<float>(d);
         w.x = static_cast<float>(wx);
         w.y = static_cast<float>(wy);
-        update_applied_transform(pose, bone);
+        if (update_applied) update_applied_transform(pose, bone);
     }
 }
 
@@ -157,7 +158,7 @@ void apply_relative_local(SkeletonPose& pose, const TransformConstraintData& dat
 
 }  // namespace
 
-void apply_transform_constraint(SkeletonPose& pose, Index constraint, Physics) {
+void apply_transform_constraint(SkeletonPose& pose, Index constraint, Physics, bool update_applied) {
     const TransformPose& p = pose.transform[static_cast<std::size_t>(constraint)];
     if (p.mix_rotate == 0 && p.mix_x == 0 && p.mix_y == 0 && p.mix_scale_x == 0 && p.mix_scale_y == 0 &&
         p.mix_shear_y == 0)
@@ -170,7 +171,7 @@ void apply_transform_constraint(SkeletonPose& pose, Index constraint, Physics) {
         else
             apply_absolute_local(pose, data, mix);
     } else {
-        apply_world(pose, data, mix, data.relative);
+        apply_world(pose, data, mix, data.relative, update_applied);
     }
 }
 

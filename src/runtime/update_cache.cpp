@@ -18,7 +18,9 @@ struct CacheBuilder {
     std::uint8_t& sorted(Index bone) { return pose.bone_sorted[static_cast<std::size_t>(bone)]; }
     Index parent(Index bone) const { return data.bones[static_cast<std::size_t>(bone)].parent; }
 
-    void push(UpdateStep::Kind kind, Index index) { pose.update_cache.push_back(UpdateStep{kind, index}); }
+    void push(UpdateStep::Kind kind, Index index) {
+        pose.update_cache.push_back(UpdateStep{.kind = kind, .index = index});
+    }
 
     // Spine's sortBone: a bone goes in after its parents, once.
     void sort_bone(Index bone) {
@@ -143,6 +145,49 @@ struct CacheBuilder {
     }
 };
 
+// Whether update step `step` reads the applied pose of `bone`: posing the bone itself, or a constraint that reads
+// its bones' applied poses (IK) or its bones' and target's (local transform constraints; world ones are counted
+// too, to keep the rule simple). Path and physics constraints read only world transforms.
+bool reads_applied(const SkeletonData& data, const UpdateStep& step, Index bone) {
+    const auto has = [&](Range range) {
+        const std::span<const Index> bones = data.index_span(range);
+        return std::find(bones.begin(), bones.end(), bone) != bones.end();
+    };
+    const auto i = static_cast<std::size_t>(step.index);
+    switch (step.kind) {
+    case UpdateStep::Kind::bone: return step.index == bone;
+    case UpdateStep::Kind::ik: return has(data.ik_constraints[i].bones);
+    case UpdateStep::Kind::transform:
+        return data.transform_constraints[i].target == bone || has(data.transform_constraints[i].bones);
+    case UpdateStep::Kind::path:
+    case UpdateStep::Kind::physics: return false;
+    }
+    return true;
+}
+
+// Clears UpdateStep::update_applied on transform, path and physics steps whose bones' applied poses no later step
+// reads (update_world_transform starts by overwriting every applied pose, so nothing after the cache does either).
+void mark_unread_applied_poses(SkeletonPose& pose) {
+    const SkeletonData& data = *pose.data;
+    std::vector<UpdateStep>& cache = pose.update_cache;
+    for (std::size_t k = 0; k < cache.size(); ++k) {
+        UpdateStep& step = cache[k];
+        std::span<const Index> moved;
+        const auto i = static_cast<std::size_t>(step.index);
+        switch (step.kind) {
+        case UpdateStep::Kind::bone:
+        case UpdateStep::Kind::ik: continue;
+        case UpdateStep::Kind::transform: moved = data.index_span(data.transform_constraints[i].bones); break;
+        case UpdateStep::Kind::path: moved = data.index_span(data.path_constraints[i].bones); break;
+        case UpdateStep::Kind::physics: moved = {&data.physics_constraints[i].bone, 1}; break;
+        }
+        bool read = false;
+        for (std::size_t j = k + 1; j < cache.size() && !read; ++j)
+            for (Index bone : moved) read = read || reads_applied(data, cache[j], bone);
+        step.update_applied = read;
+    }
+}
+
 }  // namespace
 
 void update_cache(SkeletonPose& pose) {
@@ -184,6 +229,7 @@ void update_cache(SkeletonPose& pose) {
     }
 
     for (std::size_t i = 0; i < data.bones.size(); ++i) builder.sort_bone(static_cast<Index>(i));
+    mark_unread_applied_poses(pose);
 }
 
 }  // namespace spinegpu

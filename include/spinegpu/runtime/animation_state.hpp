@@ -136,6 +136,7 @@ private:
     std::vector<std::uint32_t> free_;
     std::vector<std::uint32_t> tracks_;  // current entry per track, or TrackEntry::k_no_entry
     std::int32_t unkeyed_state_ = 0;     // +2 per apply (Spine's unkeyedState); wraps after ~10^9 applies
+    bool setup_attachments_due_ = false;  // a slot was marked for its setup attachment during this apply
     bool animations_changed_ = false;
     std::vector<Index> events_;          // scratch: event keys fired during apply
     std::vector<std::uint64_t> property_ids_;  // scratch for animations_changed: open-addressing hash set

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -35,6 +36,14 @@ struct BoneTransform {
 // in the official runtime (a bone that its skin never activates keeps these values, and pose dumps print them).
 struct BoneWorld {
     float a = 0, b = 0, c = 0, d = 0, x = 0, y = 0;
+};
+
+// The sine and cosine of a bone's x-axis angle (rotation + shear x, degrees) as update_world_transform last computed
+// them, keyed by that exact angle: a bone whose angle has not changed since skips the trigonometry and gets the same
+// values a recomputation would give. A NaN key matches nothing.
+struct BoneAngleCache {
+    double angle = std::numeric_limits<double>::quiet_NaN();
+    double sin = 0, cos = 0;
 };
 
 struct SlotPose {
@@ -80,12 +89,17 @@ struct PhysicsPose {
     double rotate_offset = 0, rotate_lag = 0, rotate_velocity = 0;
     double scale_offset = 0, scale_lag = 0, scale_velocity = 0;
     double remaining = 0, last_time = 0;
+    double fixed_step = 0;  // the data's fixed step as the runtime holds it (a double), computed on first use
 };
 
 // One step of the update cache: update a bone's world transform, or apply a constraint.
 struct UpdateStep {
     enum class Kind : std::uint8_t { bone, ik, transform, path, physics };
     Kind kind = Kind::bone;
+    // Transform, path and physics steps end by recomputing their bones' applied poses from the world transforms
+    // (Spine's updateAppliedTransform). update_cache clears this when no later step of the cache reads those applied
+    // poses; the step then skips that work, whose result the next update_world_transform overwrites unread.
+    bool update_applied = true;
     Index index = 0;
 };
 
@@ -94,11 +108,15 @@ struct SkeletonPose {
 
     // Bones, in SkeletonData order.
     std::vector<BoneTransform> local;    // the pose timelines write (Spine's x, y, rotation...)
-    std::vector<BoneTransform> applied;  // Spine's ax, ay, arotation...
+    // Spine's ax, ay, arotation... After update_world_transform, a bone that a constraint moved in world space last
+    // holds the pose before that constraint unless a later step needed it (see UpdateStep::update_applied);
+    // update_applied_transform recovers it.
+    std::vector<BoneTransform> applied;
     std::vector<Inherit> inherit;        // animatable (inherit timelines)
     std::vector<BoneWorld> world;
     std::vector<std::uint8_t> bone_active;  // skin-required bones are inactive unless the skin has them
     std::vector<std::uint8_t> bone_sorted;  // scratch for building the update cache
+    std::vector<BoneAngleCache> bone_angle;  // update_world_transform's per-bone sin/cos cache
 
     // Slots, in SkeletonData order; draw_order holds slot indices in the current drawing order.
     std::vector<SlotPose> slots;
