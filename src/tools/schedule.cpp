@@ -188,10 +188,18 @@ std::optional<Error> read_command(const Context& c, element e, const std::string
             if (value.is_string()) blend = parse_blend(value.get_string().value_unsafe());
             if (!blend) return c.fail(place, "must be one of setup, first, replace, add");
             out.mix_blend = blend;
-        } else if (key == "reverse" || key == "holdPrevious") {
+        } else if (key == "reverse" || key == "holdPrevious" || key == "shortestRotation") {
             bool flag = false;
             err = take_flag(flag);
-            (key == "reverse" ? out.reverse : out.hold_previous) = flag;
+            (key == "reverse" ? out.reverse : key == "holdPrevious" ? out.hold_previous : out.shortest_rotation) = flag;
+        } else if (key == "eventThreshold") {
+            err = take_optional(out.event_threshold);
+        } else if (key == "mixAttachmentThreshold") {
+            err = take_optional(out.mix_attachment_threshold);
+        } else if (key == "alphaAttachmentThreshold") {
+            err = take_optional(out.alpha_attachment_threshold);
+        } else if (key == "mixDrawOrderThreshold") {
+            err = take_optional(out.mix_draw_order_threshold);
         } else if (key == "comment") {
             // free text
         } else {
@@ -205,7 +213,9 @@ std::optional<Error> read_command(const Context& c, element e, const std::string
     if (!is_skin && !has_track) return c.fail(where, "needs a \"track\"");
     bool entry_command = out.action == ScheduleCommand::Action::set || out.action == ScheduleCommand::Action::add;
     if (!entry_command && (out.alpha || out.mix_duration || out.time_scale || out.track_time || out.mix_blend ||
-                           out.reverse || out.hold_previous))
+                           out.reverse || out.hold_previous || out.shortest_rotation || out.event_threshold ||
+                           out.mix_attachment_threshold || out.alpha_attachment_threshold ||
+                           out.mix_draw_order_threshold))
         return c.fail(where, "entry fields are allowed on set and add commands only");
     return std::nullopt;
 }

@@ -33,7 +33,9 @@ struct ScheduleCommand {
     // Optional entry fields (set, add), applied to the returned entry.
     std::optional<double> alpha, mix_duration, time_scale, track_time;  // double, as the official entry fields
     std::optional<MixBlend> mix_blend;
-    std::optional<bool> reverse, hold_previous;
+    std::optional<bool> reverse, hold_previous, shortest_rotation;
+    std::optional<double> event_threshold, mix_attachment_threshold, alpha_attachment_threshold,
+        mix_draw_order_threshold;
 };
 
 struct Schedule {

@@ -48,6 +48,11 @@ void SchedulePlayer::run_command(const ScheduleCommand& c) {
     if (c.mix_blend) entry->mix_blend = *c.mix_blend;
     if (c.reverse) entry->reverse = *c.reverse;
     if (c.hold_previous) entry->hold_previous = *c.hold_previous;
+    if (c.shortest_rotation) entry->shortest_rotation = *c.shortest_rotation;
+    if (c.event_threshold) entry->event_threshold = *c.event_threshold;
+    if (c.mix_attachment_threshold) entry->mix_attachment_threshold = *c.mix_attachment_threshold;
+    if (c.alpha_attachment_threshold) entry->alpha_attachment_threshold = *c.alpha_attachment_threshold;
+    if (c.mix_draw_order_threshold) entry->mix_draw_order_threshold = *c.mix_draw_order_threshold;
 }
 
 void SchedulePlayer::run_step(std::uint32_t step, double dt) {

@@ -61,7 +61,8 @@ export function loadSkeletonData(spine, skeletonPath, atlasPath, textureForPage 
 // ---- Schedules -------------------------------------------------------------------------------------------------
 
 const ACTIONS = ['set', 'add', 'empty', 'addEmpty', 'clear', 'skin'];
-const ENTRY_FIELDS = ['alpha', 'mixDuration', 'timeScale', 'trackTime', 'mixBlend', 'reverse', 'holdPrevious'];
+const ENTRY_FIELDS = ['alpha', 'mixDuration', 'timeScale', 'trackTime', 'mixBlend', 'reverse', 'holdPrevious',
+  'shortestRotation', 'eventThreshold', 'mixAttachmentThreshold', 'alphaAttachmentThreshold', 'mixDrawOrderThreshold'];
 const ALLOWED = {
   set: ['loop', ...ENTRY_FIELDS],
   add: ['loop', 'delay', ...ENTRY_FIELDS],
@@ -132,9 +133,10 @@ export function validateSchedule(schedule, data) {
       throw new Error(`${where}: "track" must be a non-negative integer`);
     if (action === 'set' || action === 'add') checkAnimation(command[action], `${where}.${action}`);
     else if (command[action] !== true) throw new Error(`${where}: "${action}" must be true`);
-    for (const key of ['loop', 'reverse', 'holdPrevious'])
+    for (const key of ['loop', 'reverse', 'holdPrevious', 'shortestRotation'])
       if (command[key] !== undefined && typeof command[key] !== 'boolean') throw new Error(`${where}: "${key}" must be a boolean`);
-    for (const key of ['delay', 'mix', 'alpha', 'mixDuration', 'timeScale', 'trackTime'])
+    for (const key of ['delay', 'mix', 'alpha', 'mixDuration', 'timeScale', 'trackTime', 'eventThreshold',
+                       'mixAttachmentThreshold', 'alphaAttachmentThreshold', 'mixDrawOrderThreshold'])
       if (command[key] !== undefined && !isNumber(command[key])) throw new Error(`${where}: "${key}" must be a number`);
     if (command.mixBlend !== undefined && !MIX_BLEND_NAMES.includes(command.mixBlend))
       throw new Error(`${where}: "mixBlend" must be one of ${MIX_BLEND_NAMES.join(', ')}`);
@@ -191,6 +193,9 @@ export function runCommand(spine, command, state, skeleton, data) {
   if (command.mixBlend !== undefined) entry.mixBlend = spine.MixBlend[command.mixBlend];
   if (command.reverse !== undefined) entry.reverse = command.reverse;
   if (command.holdPrevious !== undefined) entry.holdPrevious = command.holdPrevious;
+  for (const key of ['shortestRotation', 'eventThreshold', 'mixAttachmentThreshold', 'alphaAttachmentThreshold',
+                     'mixDrawOrderThreshold'])
+    if (command[key] !== undefined) entry[key] = command[key];
 }
 
 // ---- Stepping --------------------------------------------------------------------------------------------------
