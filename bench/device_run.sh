@@ -3,7 +3,7 @@
 # workplace; see docs/PERFORMANCE.md for the command that sends it). Everything is built here and carried: the
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib), the Vulkan loader packages (.gl)
 # and the Spine examples the checks read (.examples). Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|all]
+#   bash bench/device_run.sh [bench|checks|diagnose|all]      (QUICK=1: the diagnosis at 64 px only)
 set -uo pipefail
 what=${1:-all}
 for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -52,6 +52,7 @@ fi
 if [ "$what" = diagnose ] || [ "$what" = all ]; then
   # Where the GPU time of 8,000 spineboys goes: character size (fragments) and the texture fetch.
   for px in 16 32 64 128; do
+    [ -n "${QUICK:-}" ] && [ $px != 64 ] && continue
     "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
       --characters 8000 --frames 60 --threads 16 --paths gpu --character-pixels $px --json | tee -a "$out/diagnose.jsonl"
   done
