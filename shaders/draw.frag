@@ -3,10 +3,11 @@
 // official renderers do; premultiplied pages are un-premultiplied, so both kinds give straight texels. (DESIGN.md
 // asks for straight pages to be sampled as sRGB; filtering in linear light moved 2.4% of mix-and-match's pixels
 // past the official-renderer tolerance at 0.4x scale, against 0.15% in encoded values. Linear light belongs with
-// a linear target, in the lit 3D pipeline.) Tint (skeleton x slot x attachment) is applied straight, with two-color tint as the official runtimes
-// define it (rgb = t * light + (1 - t) * dark), and the result is premultiplied once. All four Spine blend modes
-// come from one pipeline with dual-source blending: dst = src0 + dst * src1 (colour and alpha), which expresses
-// the official premultiplied tables (normal ONE/1-sa, additive ONE/ONE, multiply DST_COLOR/1-sa, screen ONE/1-sc).
+// a linear target, in the lit 3D pipeline.) Tint (skeleton x slot x attachment) is applied straight, with
+// two-color tint as the official runtimes define it (rgb = t * light + (1 - t) * dark), and the result is
+// premultiplied once. All four Spine blend modes come from one pipeline with dual-source blending:
+// dst = src0 + dst * src1 (colour and alpha), which expresses the official premultiplied tables (normal ONE/1-sa,
+// additive ONE/ONE, multiply DST_COLOR/1-sa, screen ONE/1-sc).
 // Clipping: a fragment of a clipped attachment is kept when its pixel centre lies inside the clipping polygon
 // (even-odd), which is what rasterizing the official runtime's clipped triangles covers.
 #extension GL_GOOGLE_include_directive : require

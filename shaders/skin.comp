@@ -129,7 +129,8 @@ void main() {
         uint slot = att.slot_and_end & 0xFFFFu;
         uint deform = k_no_section;
         uint deform_entry = slot_setups[type.slot_setup_first + slot].sections >> 16;
-        if (ch.deform_first != k_no_section && deform_entry != k_no_entry) deform = words[ch.deform_first + deform_entry];
+        if (ch.deform_first != k_no_section && deform_entry != k_no_entry)
+            deform = words[ch.deform_first + deform_entry];
         vec2 world = vec2(0.0);
         for (uint k = 0u; k < bv.influence_count; ++k) {
             uint inf = bv.influence_first + k;
@@ -172,6 +173,7 @@ void main() {
         uint p = lo;
         GpuAttachment att = attachments[s_attachment[p]];
         uint local = i - s_index_base[p];
-        out_indices[ch.out_index_first + i] = ch.out_vertex_first + s_vertex_base[p] + static_indices[att.index_first + local];
+        out_indices[ch.out_index_first + i] =
+            ch.out_vertex_first + s_vertex_base[p] + static_indices[att.index_first + local];
     }
 }

@@ -42,7 +42,8 @@ std::uint16_t draw_entry(const StaticSkeleton& type, const SkeletonPose& pose, s
     const std::uint16_t first = type.first_id[a];
     if (first == k_no_attachment) return marker;
     if (type.frame_count[a] <= 1) return first;
-    const std::uint32_t frame = std::min<std::uint32_t>(sequence_frame(pose, slot, attachment), type.frame_count[a] - 1u);
+    const std::uint32_t frame =
+        std::min<std::uint32_t>(sequence_frame(pose, slot, attachment), type.frame_count[a] - 1u);
     return static_cast<std::uint16_t>(first + frame);
 }
 

@@ -242,8 +242,8 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
             h.out_vertex_first = vertex_total;
             h.out_index_first = index_total;
             dense[visible] = h;
-            bytes_uploaded += sizeof(GpuCharacter) + m.types[characters[i].type].bind.drawn_bones.size() * k_bone_bytes +
-                              std::uint64_t{counts.words} * 4;
+            const std::size_t drawn_bones = m.types[characters[i].type].bind.drawn_bones.size();
+            bytes_uploaded += sizeof(GpuCharacter) + drawn_bones * k_bone_bytes + std::uint64_t{counts.words} * 4;
         }
         m.vertex_offsets[i] = vertex_total;
         m.index_offsets[i] = index_total;
@@ -258,10 +258,12 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     const std::uint64_t out_vertex_bytes = std::uint64_t{vertex_total} * sizeof(GpuOutVertex);
     const std::uint64_t out_index_bytes = std::uint64_t{index_total} * 4;
     if (path == RenderPath::gpu) {
-        for (auto [buffer, bytes] : {std::pair{&f.gpu_vertices, out_vertex_bytes}, std::pair{&f.gpu_indices, out_index_bytes}})
+        for (auto [buffer, bytes] :
+             {std::pair{&f.gpu_vertices, out_vertex_bytes}, std::pair{&f.gpu_indices, out_index_bytes}})
             if (Result<bool> r = fit_buffer(c, *buffer, bytes); !r) return r.error();
     } else if (path == RenderPath::cpu) {
-        for (auto [buffer, bytes] : {std::pair{&f.cpu_vertices, out_vertex_bytes}, std::pair{&f.cpu_indices, out_index_bytes}})
+        for (auto [buffer, bytes] :
+             {std::pair{&f.cpu_vertices, out_vertex_bytes}, std::pair{&f.cpu_indices, out_index_bytes}})
             if (Result<bool> r = fit_buffer(c, *buffer, bytes); !r) return r.error();
         // Pass 2 (CPU path): world vertices and triangles of each visible character at its places.
         auto second_pass = [](void* raw, std::size_t begin, std::size_t end) {

@@ -172,7 +172,8 @@ Result<void> Renderer::Impl::create_pipelines() {
     blend.alphaBlendOp = VK_BLEND_OP_ADD;
     // Diagnostics: SPINEGPU_DIAGNOSE_PLAIN_BLEND=1 blends as plain premultiplied normal (ONE, 1 - src alpha) for
     // every slot, to tell the cost of dual-source blending when profiling. Wrong pixels for other blend modes.
-    if (const char* plain = std::getenv("SPINEGPU_DIAGNOSE_PLAIN_BLEND"); plain != nullptr && std::strcmp(plain, "1") == 0) {
+    const char* plain = std::getenv("SPINEGPU_DIAGNOSE_PLAIN_BLEND");
+    if (plain != nullptr && std::strcmp(plain, "1") == 0) {
         blend.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
         blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
     }

@@ -266,7 +266,8 @@ Result<StaticSkeleton> build_static_skeleton(const SkeletonData& data, const Atl
         return make_error(name, "skins", "an attachment is used by two slots; the GPU path needs one slot each");
     std::size_t frames = 0;
     for (std::size_t i = 0; i < data.attachments.size(); ++i)
-        if (slot_of[i] != k_none && i < binding.frames.size()) frames += std::max<std::uint32_t>(binding.frames[i].count, 1);
+        if (slot_of[i] != k_none && i < binding.frames.size())
+            frames += std::max<std::uint32_t>(binding.frames[i].count, 1);
     if (frames + data.slots.size() > k_max_type_attachments)
         return make_error(name, "attachments", std::to_string(frames) +
                                                    " attachment frames; the GPU path takes at most " +

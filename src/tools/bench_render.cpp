@@ -1,10 +1,11 @@
-// spinegpu bench, paths gpu and cpu: the whole frame of a crowd, as a game would run it. Characters of one skeleton
-// are spread over a width x height view, `character_pixels` tall (64 by default; the camera scales the world; skeletons keep scale 1, so
-// IK and physics pose as authored), each with a random looping animation at a random phase (make_crowd's seed).
-// Per frame: the runtime update on all threads, then the renderer draws the crowd through one path (packing and
-// the CPU path's vertex building on the same threads), with frames in flight overlapping CPU and GPU. Reported
-// per frame (medians): update, pack, record, GPU (timestamps) and frame time, bytes per character, and next to the
-// GPU time its two floors on an NVIDIA H200 (DESIGN.md): visible vertices / 1.07 G/s and shaded pixels / 12.3 G/s.
+// spinegpu bench, paths gpu, cpu and gpu-vertex: the whole frame of a crowd, as a game would run it. Characters of
+// one skeleton are spread over a width x height view, `character_pixels` tall (64 by default; the camera scales the
+// world, skeletons keep scale 1, so IK and physics pose as authored), each with a random looping animation at a
+// random phase (make_crowd's seed). Per frame: the runtime update on all threads, then the renderer draws the crowd
+// through one path (packing and the CPU path's vertex building on the same threads), with frames in flight
+// overlapping CPU and GPU. Reported per frame (medians): update, pack, record, GPU (timestamps) and frame time,
+// bytes per character, and next to the GPU time its two floors on an NVIDIA H200 (DESIGN.md): visible vertices /
+// 1.07 G/s and shaded pixels / 12.3 G/s.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -58,7 +59,8 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     std::mt19937 random(k_seed + 1);
     for (SkeletonPose& pose : crowd.poses()) {
         pose.x = static_cast<float>(random() % setup.width) / camera.scale;
-        const auto free_height = static_cast<std::uint32_t>(std::max(1.0f, static_cast<float>(setup.height) - setup.character_pixels));
+        const auto free_height =
+            static_cast<std::uint32_t>(std::max(1.0f, static_cast<float>(setup.height) - setup.character_pixels));
         pose.y = static_cast<float>(random() % free_height) / camera.scale;
         if (random() % 2) pose.scale_x = -1;
     }
@@ -81,7 +83,8 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     for (std::uint32_t frame = 0; frame < total; ++frame) {
         const auto start = std::chrono::steady_clock::now();
         updater.update(crowd, step, ignore);
-        const double update = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const double update =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         Result<gpu::FrameStats> stats = renderer.draw(draws, camera, setup.width, setup.height,
                                                       Color{0.1f, 0.1f, 0.12f, 1}, path);
         if (!stats) {

@@ -78,7 +78,8 @@ public:
             fail(key, "must be a colour RRGGBBAA");
     }
     void fail(std::string_view key, std::string what) {
-        if (!error_) error_ = make_error(file_, key.empty() ? where_ : where_ + "." + std::string(key), std::move(what));
+        if (error_) return;
+        error_ = make_error(file_, key.empty() ? where_ : where_ + "." + std::string(key), std::move(what));
     }
     const std::string& where() const { return where_; }
 

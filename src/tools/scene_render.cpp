@@ -118,7 +118,8 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
             a.player->run_step(a.next_step++, scene.dt);
             a.player->state.notifications.clear();
         }
-        update_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        const auto end = std::chrono::steady_clock::now();
+        update_ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
         if (!camera) {
             // Fit the first frame: every character's bounds, 5% margin, centred.
             float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
@@ -134,7 +135,8 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
             }
             const double w = std::max(x1 - x0, 1e-3f), h = std::max(y1 - y0, 1e-3f);
             const double scale = std::min(scene.width * 0.9 / w, scene.height * 0.9 / h);
-            camera = gpu::Camera2D{static_cast<float>(scale), static_cast<float>(scene.width / 2.0 - scale * (x0 + w / 2)),
+            camera = gpu::Camera2D{static_cast<float>(scale),
+                                   static_cast<float>(scene.width / 2.0 - scale * (x0 + w / 2)),
                                    static_cast<float>(scene.height / 2.0 + scale * (y0 + h / 2))};
         }
         Result<gpu::FrameStats> stats = renderer.draw(draws, *camera, scene.width, scene.height, scene.background,
