@@ -6,6 +6,7 @@
 // clip. Outputs match draw.vert's, for the same fragment shader.
 #extension GL_GOOGLE_include_directive : require
 #include "bindings.glsl"
+#include "skinning.glsl"
 
 layout(std430, set = 0, binding = 12) readonly buffer VertexOwners { uint vertex_owner[]; };
 
@@ -17,9 +18,6 @@ layout(location = 2) out vec3 v_dark;
 layout(location = 3) flat out uint v_material;
 layout(location = 4) flat out uint v_clip_first;
 
-uint mul_rgba8(uint a, uint b) {
-    return packUnorm4x8(unpackUnorm4x8(a) * unpackUnorm4x8(b));
-}
 
 void main() {
     GpuCharacter ch = characters[gl_InstanceIndex];
@@ -40,34 +38,9 @@ void main() {
     }
     GpuBindVertex bv = bind_vertices[gl_VertexIndex];
     uint local = gl_VertexIndex - att.vertex_first;
-    GpuSlotSetup setup = slot_setups[type.slot_setup_first + slot];
-    uint deform = k_no_section;
-    uint deform_entry = setup.sections >> 16;
-    if (ch.deform_first != k_no_section && deform_entry != k_no_entry) deform = words[ch.deform_first + deform_entry];
-    vec2 world = vec2(0.0);
-    for (uint k = 0u; k < bv.influence_count; ++k) {
-        uint inf = bv.influence_first + k;
-        GpuInfluence f = influences[inf];
-        vec2 p = vec2(f.x, f.y);
-        if (deform != k_no_section) {
-            if ((att.material & k_material_weighted_bit) != 0u) {
-                uint d = deform + (inf - att.influence_first) * 2u;
-                p += vec2(uintBitsToFloat(words[d]), uintBitsToFloat(words[d + 1u]));
-            } else {
-                uint d = deform + local * 2u;
-                p = vec2(uintBitsToFloat(words[d]), uintBitsToFloat(words[d + 1u]));
-            }
-        }
-        uint b = (ch.bone_first + f.bone) * 6u;
-        world += f.weight * vec2(p.x * bones[b] + p.y * bones[b + 1u] + bones[b + 4u],
-                                 p.x * bones[b + 2u] + p.y * bones[b + 3u] + bones[b + 5u]);
-    }
-    uint light = setup.light, dark = setup.dark;
-    uint color_entry = setup.sections & 0xFFFFu;
-    if (ch.color_first != k_no_section && color_entry != k_no_entry) {
-        light = words[ch.color_first + color_entry * 2u];
-        dark = words[ch.color_first + color_entry * 2u + 1u];
-    }
+    vec2 world = skin_vertex(ch, att, bv, local, slot_deform(ch, type, slot));
+    uint light, dark;
+    slot_colors(ch, type, slot, light, dark);
     vec2 pixel = vec2(camera.ox + camera.scale * world.x, camera.oy - camera.scale * world.y);
     gl_Position = vec4(pixel / vec2(camera.width, camera.height) * 2.0 - 1.0, 0.0, 1.0);
     v_uv = vec2(bv.u, bv.v);

@@ -7,6 +7,7 @@
 // triangles in draw order. Only visible attachments reach the rasterizer.
 #extension GL_GOOGLE_include_directive : require
 #include "bindings.glsl"
+#include "skinning.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -29,9 +30,6 @@ uint draw_entry(uint draw_first, uint position) {
     return (position & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
 }
 
-uint mul_rgba8(uint a, uint b) {
-    return packUnorm4x8(unpackUnorm4x8(a) * unpackUnorm4x8(b));
-}
 
 void main() {
     uint c = gl_WorkGroupID.x + gl_WorkGroupID.y * push.row_width;
@@ -54,13 +52,8 @@ void main() {
                 vc = attachments[a].vertex_count;
                 ic = attachments[a].index_count;
                 uint slot = attachments[a].slot_and_end & 0xFFFFu;
-                GpuSlotSetup setup = slot_setups[type.slot_setup_first + slot];
-                uint light = setup.light, dark = setup.dark;
-                uint color_entry = setup.sections & 0xFFFFu;
-                if (ch.color_first != k_no_section && color_entry != k_no_entry) {
-                    light = words[ch.color_first + color_entry * 2u];
-                    dark = words[ch.color_first + color_entry * 2u + 1u];
-                }
+                uint light, dark;
+                slot_colors(ch, type, slot, light, dark);
                 s_light[p] = mul_rgba8(mul_rgba8(ch.tint, light), attachments[a].color);
                 s_dark[p] = dark;
             }
@@ -127,28 +120,7 @@ void main() {
         uint local = v - s_vertex_base[p];
         GpuBindVertex bv = bind_vertices[att.vertex_first + local];
         uint slot = att.slot_and_end & 0xFFFFu;
-        uint deform = k_no_section;
-        uint deform_entry = slot_setups[type.slot_setup_first + slot].sections >> 16;
-        if (ch.deform_first != k_no_section && deform_entry != k_no_entry)
-            deform = words[ch.deform_first + deform_entry];
-        vec2 world = vec2(0.0);
-        for (uint k = 0u; k < bv.influence_count; ++k) {
-            uint inf = bv.influence_first + k;
-            GpuInfluence f = influences[inf];
-            vec2 local_pos = vec2(f.x, f.y);
-            if (deform != k_no_section) {
-                if ((att.material & k_material_weighted_bit) != 0u) {
-                    uint d = deform + (inf - att.influence_first) * 2u;
-                    local_pos += vec2(uintBitsToFloat(words[d]), uintBitsToFloat(words[d + 1u]));
-                } else {
-                    uint d = deform + local * 2u;
-                    local_pos = vec2(uintBitsToFloat(words[d]), uintBitsToFloat(words[d + 1u]));
-                }
-            }
-            uint b = (ch.bone_first + f.bone) * 6u;
-            world += f.weight * vec2(local_pos.x * bones[b] + local_pos.y * bones[b + 1u] + bones[b + 4u],
-                                     local_pos.x * bones[b + 2u] + local_pos.y * bones[b + 3u] + bones[b + 5u]);
-        }
+        vec2 world = skin_vertex(ch, att, bv, local, slot_deform(ch, type, slot));
         GpuOutVertex o;
         o.x = world.x;
         o.y = world.y;

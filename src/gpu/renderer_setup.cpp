@@ -335,6 +335,23 @@ static Result<void> upload_buffer(Renderer::Impl& impl, const void* bytes, VkDev
     return made;
 }
 
+// Creates `image` from `info` with device-local memory (any memory where there is none) bound to it.
+static Result<void> create_image(VkContext& c, const VkImageCreateInfo& info, VkImage& image, VkDeviceMemory& memory) {
+    VkDevice d = c.device;
+    if (VkResult r = vkCreateImage(d, &info, nullptr, &image); r != VK_SUCCESS) return vk_error("vkCreateImage", r);
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(d, image, &req);
+    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.allocationSize = req.size;
+    std::int32_t type = find_memory_type(c, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (type < 0) type = find_memory_type(c, req.memoryTypeBits, 0);
+    alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
+    if (VkResult r = vkAllocateMemory(d, &alloc, nullptr, &memory); r != VK_SUCCESS)
+        return vk_error("vkAllocateMemory", r);
+    vkBindImageMemory(d, image, memory, 0);
+    return {};
+}
+
 Result<void> Renderer::Impl::upload_static() {
     VkContext& c = *context;
     VkDevice d = c.device;
@@ -430,17 +447,7 @@ Result<void> Renderer::Impl::upload_static() {
     image.tiling = VK_IMAGE_TILING_OPTIMAL;
     image.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     image.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    if (VkResult r = vkCreateImage(d, &image, nullptr, &pages); r != VK_SUCCESS) return vk_error("vkCreateImage", r);
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(d, pages, &req);
-    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    alloc.allocationSize = req.size;
-    std::int32_t type = find_memory_type(c, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    if (type < 0) type = find_memory_type(c, req.memoryTypeBits, 0);
-    alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
-    if (VkResult r = vkAllocateMemory(d, &alloc, nullptr, &pages_memory); r != VK_SUCCESS)
-        return vk_error("vkAllocateMemory", r);
-    vkBindImageMemory(d, pages, pages_memory, 0);
+    if (Result<void> made = create_image(c, image, pages, pages_memory); !made) return made;
 
     VkDeviceSize staging_size = 0;
     for (const SkeletonTypeEntry& t : types)
@@ -530,17 +537,7 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     image.samples = VK_SAMPLE_COUNT_1_BIT;
     image.tiling = VK_IMAGE_TILING_OPTIMAL;
     image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    if (VkResult r = vkCreateImage(d, &image, nullptr, &target); r != VK_SUCCESS) return vk_error("vkCreateImage", r);
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(d, target, &req);
-    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    alloc.allocationSize = req.size;
-    std::int32_t type = find_memory_type(c, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    if (type < 0) type = find_memory_type(c, req.memoryTypeBits, 0);
-    alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
-    if (VkResult r = vkAllocateMemory(d, &alloc, nullptr, &target_memory); r != VK_SUCCESS)
-        return vk_error("vkAllocateMemory", r);
-    vkBindImageMemory(d, target, target_memory, 0);
+    if (Result<void> made = create_image(c, image, target, target_memory); !made) return made;
     VkImageViewCreateInfo v{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     v.image = target;
     v.viewType = VK_IMAGE_VIEW_TYPE_2D;

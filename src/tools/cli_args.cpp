@@ -1,6 +1,7 @@
 #include "cli_args.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace spinegpu::tools {
 
@@ -50,6 +51,25 @@ std::optional<std::string> CliArgs::get(std::string_view flag) const {
 
 bool CliArgs::has(std::string_view flag) const {
     return std::any_of(flags_.begin(), flags_.end(), [&](const auto& f) { return f.first == flag; });
+}
+
+std::optional<double> parse_number(const std::string& text) {
+    try {
+        std::size_t used = 0;
+        double value = std::stod(text, &used);
+        if (used != text.size() || !std::isfinite(value)) return std::nullopt;
+        return value;
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+std::optional<std::uint32_t> parse_whole(const std::optional<std::string>& text, std::uint32_t low,
+                                         std::uint32_t high) {
+    if (!text) return std::nullopt;
+    std::optional<double> v = parse_number(*text);
+    if (!v || *v < low || *v > high || *v != std::floor(*v)) return std::nullopt;
+    return static_cast<std::uint32_t>(*v);
 }
 
 }  // namespace spinegpu::tools

@@ -1,6 +1,7 @@
 // Command-line parsing for the spinegpu tool: positional arguments and --flags with or without values.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,5 +26,12 @@ private:
     std::vector<std::string> positional_;
     std::vector<std::pair<std::string, std::string>> flags_;
 };
+
+// A whole option value as a finite number ("0.5", "1e-3"); nullopt for anything else.
+std::optional<double> parse_number(const std::string& text);
+
+// A finite whole number from `low` to `high`; nullopt for anything else, or when `text` is absent.
+std::optional<std::uint32_t> parse_whole(const std::optional<std::string>& text, std::uint32_t low,
+                                         std::uint32_t high);
 
 }  // namespace spinegpu::tools

@@ -102,17 +102,6 @@ void write_pose_line(JsonWriter& w, std::uint32_t step, double time, const Skele
     w.end_object();
 }
 
-std::optional<double> parse_number(const std::optional<std::string>& text) {
-    if (!text) return std::nullopt;
-    try {
-        std::size_t used = 0;
-        double value = std::stod(*text, &used);
-        if (used != text->size()) return std::nullopt;
-        return value;
-    } catch (...) {
-        return std::nullopt;
-    }
-}
 
 }  // namespace
 
@@ -130,9 +119,9 @@ int run_pose(int argc, char** argv) {
     std::optional<std::string> skeleton_path = args->get("--skeleton"), atlas_path = args->get("--atlas");
     if (!skeleton_path || !atlas_path) return usage("--skeleton and --atlas are required");
     if (args->has("--animation") == args->has("--schedule")) return usage("give one of --animation and --schedule");
-    std::optional<double> steps = args->has("--steps") ? parse_number(args->get("--steps")) : 60.0;
-    std::optional<double> dt = args->has("--dt") ? parse_number(args->get("--dt")) : 0.016666666666666666;
-    std::optional<double> every = args->has("--every") ? parse_number(args->get("--every")) : 1.0;
+    std::optional<double> steps = args->has("--steps") ? parse_number(*args->get("--steps")) : 60.0;
+    std::optional<double> dt = args->has("--dt") ? parse_number(*args->get("--dt")) : 0.016666666666666666;
+    std::optional<double> every = args->has("--every") ? parse_number(*args->get("--every")) : 1.0;
     if (!steps || *steps < 0 || *steps != static_cast<double>(static_cast<std::uint32_t>(*steps)))
         return usage("--steps needs a non-negative integer");
     if (!every || *every < 1 || *every != static_cast<double>(static_cast<std::uint32_t>(*every)))

@@ -20,26 +20,12 @@ namespace {
 const char* const k_render_usage =
     "usage: spinegpu render --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME] [--steps N]\n"
     "                       [--dt D] --width W --height H (--camera SCALE,OX,OY | --fit)\n"
-    "                       [--background RRGGBBAA] [--path gpu|cpu|gpu-vertex] [--device NAME] [--validation] --out FILE.png\n"
-    "       spinegpu render --scene SCENE.json [--frames N] [--path gpu|cpu] [--device NAME] [--validation] --out DIR\n";
+    "                       [--background RRGGBBAA] [--path gpu|cpu|gpu-vertex] [--device NAME] [--validation]\n"
+    "                       --out FILE.png\n"
+    "       spinegpu render --scene SCENE.json [--frames N] [--path gpu|cpu|gpu-vertex] [--device NAME]\n"
+    "                       [--validation] --out DIR\n";
 
-std::optional<double> number(const std::string& text) {
-    try {
-        std::size_t used = 0;
-        double value = std::stod(text, &used);
-        if (used != text.size() || !std::isfinite(value)) return std::nullopt;
-        return value;
-    } catch (...) {
-        return std::nullopt;
-    }
-}
 
-std::optional<std::uint32_t> whole(const std::optional<std::string>& text, std::uint32_t low, std::uint32_t high) {
-    if (!text) return std::nullopt;
-    std::optional<double> v = number(*text);
-    if (!v || *v < low || *v > high || *v != std::floor(*v)) return std::nullopt;
-    return static_cast<std::uint32_t>(*v);
-}
 
 std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
     gpu::Camera2D camera;
@@ -48,7 +34,7 @@ std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
     for (int i = 0; i < 3; ++i) {
         std::size_t end = text.find(',', start);
         if ((i < 2) != (end != std::string::npos)) return std::nullopt;
-        std::optional<double> v = number(text.substr(start, end == std::string::npos ? end : end - start));
+        std::optional<double> v = parse_number(text.substr(start, end == std::string::npos ? end : end - start));
         if (!v) return std::nullopt;
         *fields[i] = static_cast<float>(*v);
         start = end + 1;
@@ -90,7 +76,8 @@ int run_render(int argc, char** argv) {
     if (!args->positional().empty()) return usage("unexpected argument " + args->positional()[0]);
     if (std::optional<std::string> scene_path = args->get("--scene")) {
         SceneRenderOptions options;
-        std::optional<std::uint32_t> frames = args->has("--frames") ? whole(args->get("--frames"), 1, 100000) : 1u;
+        std::optional<std::uint32_t> frames =
+            args->has("--frames") ? parse_whole(args->get("--frames"), 1, 100000) : 1u;
         if (!frames) return usage("--frames needs a whole number from 1");
         options.frames = *frames;
         std::optional<std::string> out = args->get("--out");
@@ -118,12 +105,12 @@ int run_render(int argc, char** argv) {
     std::optional<std::string> skeleton_path = args->get("--skeleton"), atlas_path = args->get("--atlas");
     if (!skeleton_path || !atlas_path) return usage("--skeleton and --atlas are required");
     if (args->has("--animation") == args->has("--schedule")) return usage("give one of --animation and --schedule");
-    std::optional<std::uint32_t> steps = args->has("--steps") ? whole(args->get("--steps"), 0, 1u << 30) : 60u;
+    std::optional<std::uint32_t> steps = args->has("--steps") ? parse_whole(args->get("--steps"), 0, 1u << 30) : 60u;
     if (!steps) return usage("--steps needs a non-negative integer");
-    std::optional<double> dt = args->has("--dt") ? number(*args->get("--dt")) : 0.016666666666666666;
+    std::optional<double> dt = args->has("--dt") ? parse_number(*args->get("--dt")) : 0.016666666666666666;
     if (!dt || *dt < 0 || *dt > 1e6) return usage("--dt needs a non-negative number of seconds");
-    std::optional<std::uint32_t> width = whole(args->get("--width"), 1, 16384);
-    std::optional<std::uint32_t> height = whole(args->get("--height"), 1, 16384);
+    std::optional<std::uint32_t> width = parse_whole(args->get("--width"), 1, 16384);
+    std::optional<std::uint32_t> height = parse_whole(args->get("--height"), 1, 16384);
     if (!width || !height) return usage("--width and --height need whole numbers from 1 to 16384");
     if (args->has("--camera") == args->has("--fit")) return usage("give one of --camera and --fit");
     std::optional<gpu::Camera2D> camera;

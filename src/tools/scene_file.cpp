@@ -6,26 +6,15 @@
 #include <cmath>
 #include <filesystem>
 
+#include "json_values.hpp"
+
 namespace spinegpu::tools {
 namespace {
 
 using simdjson::dom::element;
-
-// The array `e` holds (callers check is_array() first), taken through get() so that the array outlives the loop
-// (iterating get_array().value_unsafe() on a temporary leaves GCC warning of a dangling pointer).
-simdjson::dom::array array_of(element e) {
-    simdjson::dom::array a;
-    if (e.get_array().get(a) != simdjson::SUCCESS) return simdjson::dom::array();
-    return a;
-}
-
-bool is_number(element e) { return e.is_double() || e.is_int64() || e.is_uint64(); }
-
-double number(element e) {
-    if (e.is_double()) return e.get_double().value_unsafe();
-    if (e.is_int64()) return static_cast<double>(e.get_int64().value_unsafe());
-    return static_cast<double>(e.get_uint64().value_unsafe());
-}
+using json::array_of;
+using json::is_number;
+using json::number;
 
 // Reads members of one JSON object with typed getters that record the first error at "where.key".
 class Fields {
@@ -36,8 +25,7 @@ public:
             fail("", "must be an object");
             return;
         }
-        simdjson::dom::object o;
-        if (object.get_object().get(o) == simdjson::SUCCESS) object_ = o;
+        object_ = json::object_of(object);
     }
 
     std::optional<element> get(std::string_view key) const {

@@ -5,10 +5,16 @@
 #include <cmath>
 #include <string_view>
 
+#include "json_values.hpp"
+
 namespace spinegpu::tools {
 namespace {
 
 using simdjson::dom::element;
+using json::array_of;
+using json::object_of;
+using json::is_number;
+using json::number;
 using simdjson::dom::object;
 
 // Errors carry the place as text; this small context keeps the file name.
@@ -17,28 +23,6 @@ struct Context {
     const SkeletonData& data;
     Error fail(const std::string& where, const std::string& what) const { return make_error(file, where, what); }
 };
-
-// The object or array `e` holds (callers check is_object()/is_array() first). Taken through get(), which keeps
-// GCC's may-be-uninitialized analysis of simdjson's result type quiet.
-object object_of(element e) {
-    object o;
-    if (e.get_object().get(o) != simdjson::SUCCESS) return object();
-    return o;
-}
-
-simdjson::dom::array array_of(element e) {
-    simdjson::dom::array a;
-    if (e.get_array().get(a) != simdjson::SUCCESS) return simdjson::dom::array();
-    return a;
-}
-
-bool is_number(element e) { return e.is_double() || e.is_int64() || e.is_uint64(); }
-
-double number(element e) {
-    if (e.is_double()) return e.get_double().value_unsafe();
-    if (e.is_int64()) return static_cast<double>(e.get_int64().value_unsafe());
-    return static_cast<double>(e.get_uint64().value_unsafe());
-}
 
 std::optional<Error> read_skin(const Context& c, element e, const std::string& where, ScheduleSkin& out) {
     out = {};
