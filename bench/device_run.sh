@@ -3,7 +3,8 @@
 # workplace; see docs/PERFORMANCE.md for the command that sends it). Everything is built here and carried: the
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib), the Vulkan loader packages (.gl)
 # and the Spine examples the checks read (.examples). Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|diagnose|all]      (QUICK=1: the diagnosis at 64 px only)
+#   bash bench/device_run.sh [bench|checks|diagnose|tiles|all]      (QUICK=1: the diagnosis at 64 px only)
+# tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
 set -uo pipefail
 what=${1:-all}
 for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -36,12 +37,14 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
       camera=$("$bin" render "${args[@]}" --fit --background 404850ff --validation --out "/tmp/renders/$id.gpu.png") \
         || { echo "FAIL $id gpu"; continue; }
       echo "$id ${camera#--camera }" >> /tmp/renders/cameras.txt
-      "$bin" render "${args[@]}" --camera "${camera#--camera }" --background 404850ff --path cpu --validation \
-        --out "/tmp/renders/$id.cpu.png" || echo "FAIL $id cpu"
+      for path in cpu gpu-tiles; do
+        "$bin" render "${args[@]}" --camera "${camera#--camera }" --background 404850ff --path $path --validation \
+          --out "/tmp/renders/$id.$path.png" || echo "FAIL $id $path"
+      done
     done
   done < tests/render_oracle/cases.tsv
   sed "s|EXAMPLES/|$E/|g" tests/scenes/crowd-mixed-types.json > /tmp/scene.json
-  for path in gpu cpu; do
+  for path in gpu gpu-tiles cpu; do
     "$bin" render --scene /tmp/scene.json --frames 3 --path $path --validation --out /tmp/renders/scene-$path || echo "FAIL scene $path"
   done
   tar -C /tmp -czf "$out/renders.tgz" renders
@@ -67,16 +70,34 @@ if [ "$what" = diagnose ] || [ "$what" = all ]; then
     | sed 's/"path": "/"path": "plainblend-flat-/' | tee -a "$out/diagnose.jsonl"
 fi
 
+if [ "$what" = tiles ] || [ "$what" = all ]; then
+  for px in 16 32 64 128; do
+    paths=gpu,gpu-tiles
+    [ $px = 64 ] && paths=update,gpu,gpu-tiles,cpu
+    "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+      --characters 8000 --frames 60 --threads 16 --paths $paths --character-pixels $px --json \
+      | sed "s/\"path\": \"/\"pixels\": $px, \"path\": \"/" | tee -a "$out/tiles.jsonl"
+  done
+  for skel in raptor/raptor-pro celestial-circus/celestial-circus-pro; do
+    atlas=$E/$(dirname $skel)/$(basename $(dirname $skel))-pma.atlas
+    "$bin" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 8000 --frames 60 --threads 16 \
+      --paths gpu,gpu-tiles --json | tee -a "$out/tiles.jsonl"
+  done
+  "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+    --characters 1000,30000 --frames 60 --threads 16 --paths gpu-tiles --json | tee -a "$out/tiles.jsonl"
+fi
+
 if [ "$what" = bench ] || [ "$what" = all ]; then
   for skel in spineboy/spineboy-pro raptor/raptor-pro celestial-circus/celestial-circus-pro; do
     atlas=$E/$(dirname $skel)/$(basename $(dirname $skel))-pma.atlas
-    paths=update,gpu,cpu
-    [ $skel = spineboy/spineboy-pro ] && paths=update,gpu,cpu,gpu-vertex
+    paths=update,gpu,gpu-tiles,cpu
+    [ $skel = spineboy/spineboy-pro ] && paths=update,gpu,gpu-tiles,cpu,gpu-vertex
     "$bin" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 1000,8000 --frames 120 --threads 16 \
       --paths $paths --json | tee -a "$out/bench.jsonl"
   done
   "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
-    --characters 8000,30000 --frames 120 --threads 16 --paths gpu,gpu-vertex --json | tee -a "$out/bench.jsonl"
+    --characters 8000,30000 --frames 120 --threads 16 --paths gpu,gpu-tiles,gpu-vertex --json \
+    | tee -a "$out/bench.jsonl"
   # Thread scaling of the update, 1 to 16 threads.
   for t in 1 2 4 8 12 16; do
     "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \

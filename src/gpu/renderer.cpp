@@ -19,6 +19,119 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Records the draw through the raster pipeline: the render pass (cleared to `background`), then one indexed draw
+// of the skinned or CPU-built triangles, or per run of one type the vertex-shader path's instanced draws.
+void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescriptorSet set,
+                 std::span<const CharacterDraw> characters, const Camera2D& camera, Color background,
+                 RenderPath path, std::uint32_t index_total) {
+    VkClearValue clear{};
+    clear.color.float32[0] = background.r * background.a;
+    clear.color.float32[1] = background.g * background.a;
+    clear.color.float32[2] = background.b * background.a;
+    clear.color.float32[3] = background.a;
+    VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    pass.renderPass = m.render_pass;
+    pass.framebuffer = m.framebuffer;
+    pass.renderArea = {{0, 0}, {m.width, m.height}};
+    pass.clearValueCount = 1;
+    pass.pClearValues = &clear;
+    if (m.statistics != VK_NULL_HANDLE) vkCmdBeginQuery(cb, m.statistics, m.frame_index, 0);
+    vkCmdBeginRenderPass(cb, &pass, VK_SUBPASS_CONTENTS_INLINE);
+    if (index_total > 0) {
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                          path == RenderPath::gpu_vertex ? m.collapse_pipeline : m.draw_pipeline);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, m.draw_layout, 0, 1, &set, 0, nullptr);
+        VkViewport viewport{0, 0, static_cast<float>(m.width), static_cast<float>(m.height), 0, 1};
+        VkRect2D scissor{{0, 0}, {m.width, m.height}};
+        vkCmdSetViewport(cb, 0, 1, &viewport);
+        vkCmdSetScissor(cb, 0, 1, &scissor);
+        const float push[5] = {camera.scale, camera.ox, camera.oy, static_cast<float>(m.width),
+                               static_cast<float>(m.height)};
+        vkCmdPushConstants(cb, m.draw_layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                           sizeof(push), push);
+        if (path == RenderPath::gpu_vertex) {
+            // One instanced draw per run of characters of one type, in order (instances draw one after another).
+            vkCmdBindIndexBuffer(cb, m.collapse_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+            std::uint32_t drawn = 0, run_start = 0, run_type = 0;
+            auto flush = [&](std::uint32_t end) {
+                if (end == run_start) return;
+                const SkeletonTypeEntry& t = m.types[run_type];
+                if (t.collapse_count > 0)
+                    vkCmdDrawIndexed(cb, t.collapse_count, end - run_start, t.collapse_first, 0, run_start);
+            };
+            for (std::size_t i = 0; i < characters.size(); ++i) {
+                if (m.counts[i].vertices == k_culled) continue;
+                if (drawn > run_start && characters[i].type != run_type) {
+                    flush(drawn);
+                    run_start = drawn;
+                }
+                run_type = characters[i].type;
+                ++drawn;
+            }
+            flush(drawn);
+        } else {
+            vkCmdBindIndexBuffer(cb, path == RenderPath::gpu ? f.gpu_indices.buffer : f.cpu_indices.buffer, 0,
+                                 VK_INDEX_TYPE_UINT32);
+            vkCmdDrawIndexed(cb, index_total, 1, 0, 0, 0);
+        }
+    }
+    vkCmdEndRenderPass(cb);
+    if (m.statistics != VK_NULL_HANDLE) vkCmdEndQuery(cb, m.statistics, m.frame_index);
+}
+
+// Records the tile rasterizer: binning (each visible character's bit in the tiles its bounds touch) and the triangle
+// setup, then one workgroup per tile, writing every pixel of the target; the target ends ready for readback, as
+// after the render pass.
+void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, const GpuTilePush& push) {
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
+    vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    if (push.character_count > 0) {
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.bin_pipeline);
+        vkCmdDispatch(cb, push.row_width, (push.character_count + push.row_width - 1) / push.row_width, 1);
+        const std::uint32_t groups = (push.index_total / 3 + k_triangle_workgroup - 1) / k_triangle_workgroup;
+        if (groups > 0) {
+            const std::uint32_t row = std::min<std::uint32_t>(groups, 65535);
+            vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.triangle_pipeline);
+            vkCmdDispatch(cb, row, (groups + row - 1) / row, 1);
+        }
+        VkMemoryBarrier binned{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        binned.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        binned.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                             &binned, 0, nullptr, 0, nullptr);
+    }
+    // The target's old contents are not needed: every pixel is written. Earlier frames' writes and readback
+    // finish first.
+    VkImageMemoryBarrier image{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    image.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    image.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    image.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    image.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+    image.srcQueueFamilyIndex = image.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    image.image = m.target;
+    image.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cb,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0, nullptr, 1, &image);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.raster_pipeline);
+    vkCmdDispatch(cb, push.tiles_x, push.tiles_y, 1);
+    image.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    image.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    image.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+    image.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &image);
+    VkMemoryBarrier counted{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    counted.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    counted.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &counted, 0,
+                         nullptr, 0, nullptr);
+}
+
+// The clear colour as the target holds it: premultiplied RGBA8.
+std::uint32_t premultiplied_rgba8(Color c) { return pack_rgba8({c.r * c.a, c.g * c.a, c.b * c.a, c.a}); }
+
 }  // namespace
 
 Renderer::Renderer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -87,7 +200,9 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
             slot.stats.skin_ms = static_cast<double>(stamps[1] - stamps[0]) * context->timestamp_period_ns * 1e-6;
         }
     }
-    if (slot.timed && statistics != VK_NULL_HANDLE) {
+    if (slot.timed && slot.tiles) {
+        slot.stats.fragments = *static_cast<const std::uint32_t*>(slot.counters.mapped);
+    } else if (slot.timed && statistics != VK_NULL_HANDLE) {
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
         std::uint64_t fragments = 0;
         if (vkGetQueryPoolResults(context->device, statistics, index, 1, sizeof(fragments), &fragments,
@@ -106,12 +221,12 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             &influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
             &f.characters, &f.bones, &f.words,
             path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
-            &vertex_owners};
+            &vertex_owners, &f.bounds, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes};
         std::array<VkDescriptorBufferInfo, b_count> infos{};
         std::array<VkWriteDescriptorSet, b_count> writes{};
         std::uint32_t count = 0;
         for (std::uint32_t i = 0; i < b_count; ++i) {
-            if (i == b_pages) continue;
+            if (i == b_pages || i == b_target) continue;
             // Generations start at 1 once a buffer exists; the static ones never change after finalize.
             const std::uint64_t tag = buffers[i]->generation * 2 + 1;
             if (bound[i] == tag) continue;
@@ -125,16 +240,20 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             w.pBufferInfo = &infos[i];
         }
-        const VkDescriptorImageInfo image{sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        if (bound[b_pages] != 1) {
-            bound[b_pages] = 1;
+        const VkDescriptorImageInfo images[2] = {{sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                                                 {VK_NULL_HANDLE, target_view, VK_IMAGE_LAYOUT_GENERAL}};
+        const std::uint64_t image_tags[2] = {1, target_generation * 2 + 1};
+        const Binding image_bindings[2] = {b_pages, b_target};
+        for (int k = 0; k < 2; ++k) {
+            if (bound[image_bindings[k]] == image_tags[k]) continue;
+            bound[image_bindings[k]] = image_tags[k];
             VkWriteDescriptorSet& w = writes[count++];
             w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             w.dstSet = set;
-            w.dstBinding = b_pages;
+            w.dstBinding = image_bindings[k];
             w.descriptorCount = 1;
-            w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-            w.pImageInfo = &image;
+            w.descriptorType = k == 0 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+            w.pImageInfo = &images[k];
         }
         if (count > 0) vkUpdateDescriptorSets(context->device, count, writes.data(), 0, nullptr);
     }
@@ -146,6 +265,10 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     if (!m.finalized)
         if (Result<void> r = m.upload_static(); !r) return r.error();
     const bool packs = path != RenderPath::cpu;  // the GPU paths pack poses; the CPU path uploads vertices
+    if (path == RenderPath::gpu_tiles && m.raster_pipeline == VK_NULL_HANDLE)
+        return make_error(m.context->device_name, "draw",
+                          "the tile rasterizer needs 64-bit integers in shaders (shaderInt64), which this device "
+                          "lacks; use the gpu path");
     if (path == RenderPath::gpu_vertex)
         for (const CharacterDraw& d : characters)
             if (m.types[d.type].bind.features.draw_order)
@@ -257,9 +380,33 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     }
     const std::uint64_t out_vertex_bytes = std::uint64_t{vertex_total} * sizeof(GpuOutVertex);
     const std::uint64_t out_index_bytes = std::uint64_t{index_total} * 4;
-    if (path == RenderPath::gpu) {
+    const bool tiles = path == RenderPath::gpu_tiles;
+    GpuTilePush tile_push{};
+    std::uint64_t tile_bytes = 0;
+    if (tiles) {
+        tile_push = {camera.scale, camera.ox, camera.oy, width, height, (width + k_tile_size - 1) / k_tile_size,
+                     (height + k_tile_size - 1) / k_tile_size, (visible + 31) / 32, visible, index_total,
+                     premultiplied_rgba8(background), std::min<std::uint32_t>(std::max(visible, 1u), 65535)};
+        tile_bytes = std::uint64_t{tile_push.tiles_x} * tile_push.tiles_y * tile_push.words_per_tile * 4;
+        if (tile_bytes > c.properties.limits.maxStorageBufferRange)
+            return make_error("renderer", "draw", std::to_string(visible) + " characters in view need " +
+                                                      std::to_string(tile_bytes >> 20) +
+                                                      " MiB of tile bits at this target size, more than the "
+                                                      "device's largest storage buffer; use the gpu path");
+        const std::uint64_t triangle_bytes = std::uint64_t{index_total / 3} * sizeof(GpuTriangle);
+        if (triangle_bytes > c.properties.limits.maxStorageBufferRange)
+            return make_error("renderer", "draw", std::to_string(index_total / 3) + " triangles in view need " +
+                                                      std::to_string(triangle_bytes >> 20) +
+                                                      " MiB of set-up triangles, more than the device's largest "
+                                                      "storage buffer; use the gpu path");
+        if (Result<bool> r = fit_buffer(c, f.tile_bits, tile_bytes); !r) return r.error();
+        if (Result<bool> r = fit_buffer(c, f.triangles, triangle_bytes); !r) return r.error();
+        if (Result<bool> r = fit_buffer(c, f.triangle_boxes, std::uint64_t{index_total / 3} * 8); !r) return r.error();
+    }
+    if (path == RenderPath::gpu || tiles) {
         for (auto [buffer, bytes] :
-             {std::pair{&f.gpu_vertices, out_vertex_bytes}, std::pair{&f.gpu_indices, out_index_bytes}})
+             {std::pair{&f.gpu_vertices, out_vertex_bytes}, std::pair{&f.gpu_indices, out_index_bytes},
+              std::pair{&f.bounds, std::uint64_t{visible} * 16}})
             if (Result<bool> r = fit_buffer(c, *buffer, bytes); !r) return r.error();
     } else if (path == RenderPath::cpu) {
         for (auto [buffer, bytes] :
@@ -310,7 +457,17 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     }
     if (m.statistics != VK_NULL_HANDLE) vkCmdResetQueryPool(cb, m.statistics, m.frame_index, 1);
     VkDescriptorSet set = packs ? f.set_gpu : f.set_cpu;
-    if (path == RenderPath::gpu && visible > 0) {
+    f.tiles = tiles;
+    if (tiles) {
+        vkCmdFillBuffer(cb, f.counters.buffer, 0, 4, 0);
+        if (tile_bytes > 0) vkCmdFillBuffer(cb, f.tile_bits.buffer, 0, tile_bytes, 0);
+        VkMemoryBarrier cleared{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        cleared.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        cleared.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &cleared,
+                             0, nullptr, 0, nullptr);
+    }
+    if ((path == RenderPath::gpu || tiles) && visible > 0) {
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.skin_pipeline);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
         const std::uint32_t count = visible;
@@ -323,63 +480,15 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDEX_READ_BIT;
         vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                              VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
-                                 VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                              0, 1, &barrier, 0, nullptr, 0, nullptr);
     }
     if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, m.queries, query + 1);
-    VkClearValue clear{};
-    clear.color.float32[0] = background.r * background.a;
-    clear.color.float32[1] = background.g * background.a;
-    clear.color.float32[2] = background.b * background.a;
-    clear.color.float32[3] = background.a;
-    VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    pass.renderPass = m.render_pass;
-    pass.framebuffer = m.framebuffer;
-    pass.renderArea = {{0, 0}, {width, height}};
-    pass.clearValueCount = 1;
-    pass.pClearValues = &clear;
-    if (m.statistics != VK_NULL_HANDLE) vkCmdBeginQuery(cb, m.statistics, m.frame_index, 0);
-    vkCmdBeginRenderPass(cb, &pass, VK_SUBPASS_CONTENTS_INLINE);
-    if (index_total > 0) {
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                          path == RenderPath::gpu_vertex ? m.collapse_pipeline : m.draw_pipeline);
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, m.draw_layout, 0, 1, &set, 0, nullptr);
-        VkViewport viewport{0, 0, static_cast<float>(width), static_cast<float>(height), 0, 1};
-        VkRect2D scissor{{0, 0}, {width, height}};
-        vkCmdSetViewport(cb, 0, 1, &viewport);
-        vkCmdSetScissor(cb, 0, 1, &scissor);
-        const float push[5] = {camera.scale, camera.ox, camera.oy, static_cast<float>(width),
-                               static_cast<float>(height)};
-        vkCmdPushConstants(cb, m.draw_layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                           sizeof(push), push);
-        if (path == RenderPath::gpu_vertex) {
-            // One instanced draw per run of characters of one type, in order (instances draw one after another).
-            vkCmdBindIndexBuffer(cb, m.collapse_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-            std::uint32_t drawn = 0, run_start = 0, run_type = 0;
-            auto flush = [&](std::uint32_t end) {
-                if (end == run_start) return;
-                const SkeletonTypeEntry& t = m.types[run_type];
-                if (t.collapse_count > 0)
-                    vkCmdDrawIndexed(cb, t.collapse_count, end - run_start, t.collapse_first, 0, run_start);
-            };
-            for (std::size_t i = 0; i < n; ++i) {
-                if (m.counts[i].vertices == k_culled) continue;
-                if (drawn > run_start && characters[i].type != run_type) {
-                    flush(drawn);
-                    run_start = drawn;
-                }
-                run_type = characters[i].type;
-                ++drawn;
-            }
-            flush(drawn);
-        } else {
-            vkCmdBindIndexBuffer(cb, path == RenderPath::gpu ? f.gpu_indices.buffer : f.cpu_indices.buffer, 0,
-                                 VK_INDEX_TYPE_UINT32);
-            vkCmdDrawIndexed(cb, index_total, 1, 0, 0, 0);
-        }
+    if (tiles) {
+        record_tiles(m, cb, set, tile_push);
+    } else {
+        record_draw(m, f, cb, set, characters, camera, background, path, index_total);
     }
-    vkCmdEndRenderPass(cb);
-    if (m.statistics != VK_NULL_HANDLE) vkCmdEndQuery(cb, m.statistics, m.frame_index);
     if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries, query + 2);
     vkEndCommandBuffer(cb);
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};

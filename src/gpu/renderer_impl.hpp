@@ -6,6 +6,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "gpu_buffer.hpp"
@@ -16,10 +17,11 @@
 
 namespace spinegpu::gpu {
 
-// Descriptor bindings (shaders/bindings.glsl, skin.comp, draw.vert, draw.frag).
+// Descriptor bindings (shaders/bindings.glsl, skin.comp, draw.vert, draw.frag, bin.comp, raster.comp).
 enum Binding : std::uint32_t {
     b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
-    b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners, b_count
+    b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
+    b_bounds, b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_count
 };
 
 struct SkeletonTypeEntry {
@@ -39,12 +41,17 @@ struct FrameSlot {
     GpuBuffer characters, bones, words;   // packed poses (host visible, mapped)
     GpuBuffer cpu_vertices, cpu_indices;  // CPU path output (host visible, mapped)
     GpuBuffer gpu_vertices, gpu_indices;  // skinning pass output (device local)
+    GpuBuffer bounds;                     // skinning pass output: each visible character's world bounds
+    GpuBuffer tile_bits;                  // RenderPath::gpu_tiles: per tile, a bit per visible character
+    GpuBuffer counters;                   // RenderPath::gpu_tiles: pixels shaded (host visible)
+    GpuBuffer triangles, triangle_boxes;  // RenderPath::gpu_tiles: every triangle set up, and its pixel box
     VkDescriptorSet set_gpu = VK_NULL_HANDLE, set_cpu = VK_NULL_HANDLE;
     std::array<std::uint64_t, b_count> bound_gpu{}, bound_cpu{};  // buffer generations the sets point at
     VkCommandBuffer commands = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
     bool pending = false;    // submitted and not yet waited for
     bool timed = false;      // its queries were written
+    bool tiles = false;      // drawn by the tile rasterizer: fragments come from `counters`, not the query
     FrameStats stats;
 };
 
@@ -57,6 +64,8 @@ struct Renderer::Impl {
     VkPipelineLayout compute_layout = VK_NULL_HANDLE, draw_layout = VK_NULL_HANDLE;
     VkPipeline skin_pipeline = VK_NULL_HANDLE, draw_pipeline = VK_NULL_HANDLE;
     VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
+    // RenderPath::gpu_tiles, when the device has shaderInt64.
+    VkPipeline bin_pipeline = VK_NULL_HANDLE, triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
     VkRenderPass render_pass = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
     VkCommandPool command_pool = VK_NULL_HANDLE;
@@ -79,6 +88,7 @@ struct Renderer::Impl {
     VkImageView target_view = VK_NULL_HANDLE;
     VkFramebuffer framebuffer = VK_NULL_HANDLE;
     std::uint32_t width = 0, height = 0;
+    std::uint64_t target_generation = 0;  // bumped when the target is recreated (descriptor sets compare it)
     GpuBuffer readback;
 
     std::vector<FrameSlot> frames;
@@ -94,6 +104,10 @@ struct Renderer::Impl {
 
     ~Impl();
     Result<void> create_pipelines();
+    // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constant 0 set to
+    // `constant` when it is not 0.
+    Result<void> make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
+                                       std::uint32_t constant = 0);
     Result<void> create_frames();
     Result<void> upload_static();
     Result<void> fit_target(std::uint32_t w, std::uint32_t h);

@@ -32,7 +32,7 @@ Renderer::Impl::~Impl() {
     vkDeviceWaitIdle(d);
     for (FrameSlot& f : frames) {
         for (GpuBuffer* b : {&f.characters, &f.bones, &f.words, &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices,
-                             &f.gpu_indices})
+                             &f.gpu_indices, &f.bounds, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes})
             destroy_buffer(*context, *b);
         if (f.fence != VK_NULL_HANDLE) vkDestroyFence(d, f.fence, nullptr);
     }
@@ -54,6 +54,9 @@ Renderer::Impl::~Impl() {
     if (skin_pipeline) vkDestroyPipeline(d, skin_pipeline, nullptr);
     if (draw_pipeline) vkDestroyPipeline(d, draw_pipeline, nullptr);
     if (collapse_pipeline) vkDestroyPipeline(d, collapse_pipeline, nullptr);
+    if (bin_pipeline) vkDestroyPipeline(d, bin_pipeline, nullptr);
+    if (raster_pipeline) vkDestroyPipeline(d, raster_pipeline, nullptr);
+    if (triangle_pipeline) vkDestroyPipeline(d, triangle_pipeline, nullptr);
     if (compute_layout) vkDestroyPipelineLayout(d, compute_layout, nullptr);
     if (draw_layout) vkDestroyPipelineLayout(d, draw_layout, nullptr);
     if (set_layout) vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
@@ -66,8 +69,9 @@ Result<void> Renderer::Impl::create_pipelines() {
     for (std::uint32_t i = 0; i < b_count; ++i) {
         bindings[i].binding = i;
         bindings[i].descriptorCount = 1;
-        bindings[i].descriptorType = i == b_pages ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
-                                                       : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i].descriptorType = i == b_pages    ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                     : i == b_target ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                                                     : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT |
                                  VK_SHADER_STAGE_FRAGMENT_BIT;
     }
@@ -77,7 +81,8 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (VkResult r = vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout); r != VK_SUCCESS)
         return vk_error("vkCreateDescriptorSetLayout", r);
 
-    VkPushConstantRange compute_push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+    // The skinning pass pushes 8 bytes ({character_count, row_width}); binning and tile raster a GpuTilePush.
+    VkPushConstantRange compute_push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(GpuTilePush)};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layout_info.setLayoutCount = 1;
     layout_info.pSetLayouts = &set_layout;
@@ -90,15 +95,17 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (VkResult r = vkCreatePipelineLayout(d, &layout_info, nullptr, &draw_layout); r != VK_SUCCESS)
         return vk_error("vkCreatePipelineLayout", r);
 
-    Result<VkShaderModule> skin = make_module(d, skin_comp_spirv());
-    if (!skin) return skin.error();
-    VkComputePipelineCreateInfo compute_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    compute_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
-                          VK_SHADER_STAGE_COMPUTE_BIT, *skin, "main", nullptr};
-    compute_info.layout = compute_layout;
-    VkResult compute_result = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &compute_info, nullptr, &skin_pipeline);
-    vkDestroyShaderModule(d, *skin, nullptr);
-    if (compute_result != VK_SUCCESS) return vk_error("vkCreateComputePipelines", compute_result);
+    if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), skin_pipeline); !r) return r;
+    if (context->shader_int64) {
+        if (Result<void> r = make_compute_pipeline(bin_comp_spirv(), bin_pipeline); !r) return r;
+        if (Result<void> r = make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline); !r) return r;
+        // Diagnostics: SPINEGPU_DIAGNOSE_TILES=1..3 builds the tile rasterizer with parts left out (raster.comp).
+        const char* diagnose = std::getenv("SPINEGPU_DIAGNOSE_TILES");
+        const std::uint32_t part = diagnose != nullptr && diagnose[0] >= '1' && diagnose[0] <= '3' && !diagnose[1]
+                                       ? static_cast<std::uint32_t>(diagnose[0] - '0')
+                                       : 0;
+        if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, part); !r) return r;
+    }
 
     // Render pass: one RGBA8 colour target, cleared, left ready for readback.
     VkAttachmentDescription color{};
@@ -222,6 +229,23 @@ Result<void> Renderer::Impl::create_pipelines() {
     return {};
 }
 
+Result<void> Renderer::Impl::make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
+                                                   std::uint32_t constant) {
+    VkDevice d = context->device;
+    Result<VkShaderModule> module = make_module(d, code);
+    if (!module) return module.error();
+    const VkSpecializationMapEntry entry{0, 0, sizeof(std::uint32_t)};
+    const VkSpecializationInfo specialization{1, &entry, sizeof(constant), &constant};
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                  *module, "main", constant != 0 ? &specialization : nullptr};
+    info.layout = compute_layout;
+    VkResult r = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &out);
+    vkDestroyShaderModule(d, *module, nullptr);
+    if (r != VK_SUCCESS) return vk_error("vkCreateComputePipelines", r);
+    return {};
+}
+
 Result<void> Renderer::Impl::create_frames() {
     VkDevice d = context->device;
     VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -229,8 +253,9 @@ Result<void> Renderer::Impl::create_frames() {
     pool_info.queueFamilyIndex = context->queue_family;
     if (VkResult r = vkCreateCommandPool(d, &pool_info, nullptr, &command_pool); r != VK_SUCCESS)
         return vk_error("vkCreateCommandPool", r);
-    std::array<VkDescriptorPoolSize, 2> sizes{{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * frames_in_flight * 12},
-                                               {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * frames_in_flight}}};
+    std::array<VkDescriptorPoolSize, 3> sizes{{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * frames_in_flight * b_count},
+                                               {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * frames_in_flight},
+                                               {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * frames_in_flight}}};
     VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dp.maxSets = 2 * frames_in_flight;
     dp.poolSizeCount = static_cast<std::uint32_t>(sizes.size());
@@ -284,8 +309,14 @@ Result<void> Renderer::Impl::create_frames() {
         f.cpu_indices.host_visible = true;
         f.gpu_vertices.usage = storage;
         f.gpu_indices.usage = storage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
+        f.bounds.usage = storage;
+        f.tile_bits.usage = storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        f.counters.usage = storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        f.counters.host_visible = true;
+        f.triangles.usage = storage;
+        f.triangle_boxes.usage = storage;
         for (GpuBuffer* b : {&f.characters, &f.bones, &f.words, &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices,
-                             &f.gpu_indices})
+                             &f.gpu_indices, &f.bounds, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes})
             if (Result<bool> made = fit_buffer(*context, *b, 4096); !made) return made.error();
     }
     return {};
@@ -493,7 +524,8 @@ Result<void> Renderer::Impl::upload_static() {
                                    static_cast<std::uint32_t>(copies.size()), copies.data());
         barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
         barrier.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
+        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0,
                              nullptr, 0, nullptr, 1, &barrier);
     });
     destroy_buffer(c, staging);
@@ -536,8 +568,9 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     image.arrayLayers = 1;
     image.samples = VK_SAMPLE_COUNT_1_BIT;
     image.tiling = VK_IMAGE_TILING_OPTIMAL;
-    image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
     if (Result<void> made = create_image(c, image, target, target_memory); !made) return made;
+    ++target_generation;
     VkImageViewCreateInfo v{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     v.image = target;
     v.viewType = VK_IMAGE_VIEW_TYPE_2D;

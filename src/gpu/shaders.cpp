@@ -15,8 +15,20 @@ const std::uint32_t k_draw_frag[] = {
 const std::uint32_t k_collapse_vert[] = {
 #include "collapse.vert.inc"
 };
+const std::uint32_t k_bin_comp[] = {
+#include "bin.comp.inc"
+};
+const std::uint32_t k_raster_comp[] = {
+#include "raster.comp.inc"
+};
+const std::uint32_t k_triangles_comp[] = {
+#include "triangles.comp.inc"
+};
 }  // namespace
 
+std::span<const std::uint32_t> bin_comp_spirv() { return k_bin_comp; }
+std::span<const std::uint32_t> raster_comp_spirv() { return k_raster_comp; }
+std::span<const std::uint32_t> triangles_comp_spirv() { return k_triangles_comp; }
 std::span<const std::uint32_t> collapse_vert_spirv() { return k_collapse_vert; }
 std::span<const std::uint32_t> skin_comp_spirv() { return k_skin_comp; }
 std::span<const std::uint32_t> draw_vert_spirv() { return k_draw_vert; }

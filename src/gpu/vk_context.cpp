@@ -209,6 +209,8 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     features.dualSrcBlend = VK_TRUE;
     features.pipelineStatisticsQuery = available.pipelineStatisticsQuery;
     context->pipeline_statistics = available.pipelineStatisticsQuery == VK_TRUE;
+    features.shaderInt64 = available.shaderInt64;
+    context->shader_int64 = available.shaderInt64 == VK_TRUE;
     VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     device_info.queueCreateInfoCount = 1;
     device_info.pQueueCreateInfos = &queue_info;

@@ -28,6 +28,7 @@ struct VkContext {
     bool software = false;                       // a CPU implementation (lavapipe)
     float timestamp_period_ns = 0;               // 0: no timestamps on this queue
     bool pipeline_statistics = false;            // fragment shader invocations can be counted
+    bool shader_int64 = false;                   // 64-bit integers in shaders (the tile rasterizer needs them)
     std::atomic<std::uint64_t> validation_messages{0};  // warnings and errors from the validation layer
     std::string first_validation_message;
 

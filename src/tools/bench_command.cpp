@@ -54,8 +54,8 @@ namespace {
 
 const char* const k_bench_usage =
     "usage: spinegpu bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T]\n"
-    "                      [--paths update,gpu,cpu,gpu-vertex] [--backend pool|tbb] [--width W --height H]\n"
-    "                      [--device NAME] [--character-pixels P] [--json]\n";
+    "                      [--paths update,gpu,cpu,gpu-vertex,gpu-tiles] [--backend pool|tbb]\n"
+    "                      [--width W --height H] [--device NAME] [--character-pixels P] [--json]\n";
 
 // Times the runtime update of `count` characters with `threads` threads: F frames after a warm-up, each frame the
 // batch plus the delivery of its notifications.
@@ -110,12 +110,16 @@ bool bench_cpu(const BenchSetup& setup, std::size_t count, std::vector<BenchRow>
 bool bench_gpu_vertex(const BenchSetup& setup, std::size_t count, std::vector<BenchRow>& rows, std::string& error) {
     return bench_render(setup, count, gpu::RenderPath::gpu_vertex, rows, error);
 }
+bool bench_gpu_tiles(const BenchSetup& setup, std::size_t count, std::vector<BenchRow>& rows, std::string& error) {
+    return bench_render(setup, count, gpu::RenderPath::gpu_tiles, rows, error);
+}
 
 const PathEntry k_paths[] = {
     {"update", &bench_update, nullptr},
     {"gpu", &bench_gpu, nullptr},
     {"cpu", &bench_cpu, nullptr},
     {"gpu-vertex", &bench_gpu_vertex, nullptr},
+    {"gpu-tiles", &bench_gpu_tiles, nullptr},
 };
 
 std::optional<double> optional_per_character(const BenchRow& row) {
@@ -144,6 +148,7 @@ void print_json_row(const BenchRow& row) {
     number("vertex_floor_ms", row.vertex_floor_ms);
     number("fill_floor_ms", row.fill_floor_ms);
     number("vertices", row.vertices ? std::optional<double>(static_cast<double>(*row.vertices)) : std::nullopt);
+    number("triangles", row.triangles ? std::optional<double>(static_cast<double>(*row.triangles)) : std::nullopt);
     number("fragments", row.fragments ? std::optional<double>(static_cast<double>(*row.fragments)) : std::nullopt);
     w.key("device");
     if (row.device) w.value(*row.device); else w.null();
@@ -154,7 +159,7 @@ void print_json_row(const BenchRow& row) {
 }
 
 void print_table(const std::vector<BenchRow>& rows) {
-    std::printf("%-24s %10s %-6s %7s %-7s %6s %11s %9s %9s %9s %8s\n", "skeleton", "characters", "path", "threads",
+    std::printf("%-24s %10s %-10s %7s %-7s %6s %11s %9s %9s %9s %8s\n", "skeleton", "characters", "path", "threads",
                 "backend", "frames", "update ms", "min", "max", "us/char", "speedup");
     for (const BenchRow& row : rows) {
         // Speed-up over the single-threaded row of the same count and path.
@@ -163,7 +168,7 @@ void print_table(const std::vector<BenchRow>& rows) {
             if (base.characters == row.characters && std::string_view(base.path) == row.path && base.threads == 1 &&
                 base.update && row.update && row.update->median > 0)
                 speedup = base.update->median / row.update->median;
-        std::printf("%-24s %10zu %-6s %7u %-7s %6u", row.skeleton.c_str(), row.characters, row.path, row.threads,
+        std::printf("%-24s %10zu %-10s %7u %-7s %6u", row.skeleton.c_str(), row.characters, row.path, row.threads,
                     row.backend ? row.backend : "-", row.frames);
         if (row.update)
             std::printf(" %11.3f %9.3f %9.3f %9.2f", row.update->median, row.update->min, row.update->max,
@@ -172,6 +177,21 @@ void print_table(const std::vector<BenchRow>& rows) {
             std::printf(" %11s %9s %9s %9s", "-", "-", "-", "-");
         if (speedup) std::printf(" %7.2fx\n", *speedup); else std::printf(" %8s\n", "-");
     }
+    // The renderer's rows: where the frame's time goes, and the GPU time's floors on an H200.
+    const char* device = nullptr;
+    for (const BenchRow& row : rows) {
+        if (!row.frame_ms) continue;
+        if (device == nullptr) {
+            std::printf("\n%-24s %10s %-10s %8s %9s %8s %9s %9s %9s %18s\n", "skeleton", "characters", "path",
+                        "pack ms", "record ms", "GPU ms", "(skin ms)", "frame ms", "bytes/chr", "floors: vtx, fill");
+            device = row.device ? row.device->c_str() : "";
+        }
+        auto ms = [](const std::optional<double>& v) { return v ? *v : -1.0; };
+        std::printf("%-24s %10zu %-10s %8.3f %9.3f %8.3f %9.3f %9.3f %9.0f %8.3f, %8.3f\n", row.skeleton.c_str(),
+                    row.characters, row.path, ms(row.pack_ms), ms(row.record_ms), ms(row.gpu_ms), ms(row.skin_ms),
+                    ms(row.frame_ms), ms(row.bytes_per_character), ms(row.vertex_floor_ms), ms(row.fill_floor_ms));
+    }
+    if (device != nullptr) std::printf("on %s (-1: not measured)\n", device);
 }
 
 // Parses a positive integer that fits `max`; nullopt otherwise.
@@ -266,7 +286,8 @@ int run_bench(int argc, char** argv) {
         for (const PathEntry& entry : k_paths)
             if (name == entry.name) found = &entry;
         if (!found)
-            return usage("unknown path \"" + std::string(name) + "\" in --paths (paths: update, gpu, cpu, gpu-vertex)");
+            return usage("unknown path \"" + std::string(name) +
+                         "\" in --paths (paths: update, gpu, cpu, gpu-vertex, gpu-tiles)");
         if (!found->run) return usage("path " + std::string(name) + ": " + found->missing);
         if (std::find(paths.begin(), paths.end(), found) == paths.end()) paths.push_back(found);
     }

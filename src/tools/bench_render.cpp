@@ -1,11 +1,11 @@
-// spinegpu bench, paths gpu, cpu and gpu-vertex: the whole frame of a crowd, as a game would run it. Characters of
-// one skeleton are spread over a width x height view, `character_pixels` tall (64 by default; the camera scales the
-// world, skeletons keep scale 1, so IK and physics pose as authored), each with a random looping animation at a
-// random phase (make_crowd's seed). Per frame: the runtime update on all threads, then the renderer draws the crowd
-// through one path (packing and the CPU path's vertex building on the same threads), with frames in flight
-// overlapping CPU and GPU. Reported per frame (medians): update, pack, record, GPU (timestamps) and frame time,
-// bytes per character, and next to the GPU time its two floors on an NVIDIA H200 (DESIGN.md): visible vertices /
-// 1.07 G/s and shaded pixels / 12.3 G/s.
+// spinegpu bench, paths gpu, cpu, gpu-vertex and gpu-tiles: the whole frame of a crowd, as a game would run it.
+// Characters of one skeleton are spread over a width x height view, `character_pixels` tall (64 by default; the camera
+// scales the world, skeletons keep scale 1, so IK and physics pose as authored), each with a random looping animation
+// at a random phase (make_crowd's seed). Per frame: the runtime update on all threads, then the renderer draws the
+// crowd through one path (packing and the CPU path's vertex building on the same threads), with frames in flight
+// overlapping CPU and GPU. Reported per frame (medians): update, pack, record, GPU (timestamps) and frame time, bytes
+// per character, and next to the GPU time its two floors on an NVIDIA H200 (DESIGN.md): visible vertices / 1.07 G/s and
+// shaded pixels / 12.3 G/s.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -77,7 +77,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     const FrameStep step{k_dt, Physics::update};
     auto ignore = [](CharacterIndex, const StateNotification&) {};
     std::vector<double> update_ms, pack_ms, record_ms, gpu_ms, skin_ms, frame_ms;
-    double bytes_per_character = 0, vertices = 0, pixels = 0;
+    double bytes_per_character = 0, vertices = 0, triangles = 0, pixels = 0;
     const std::uint32_t total = k_warm_up_frames + setup.frames;
     auto frame_start = std::chrono::steady_clock::now();
     for (std::uint32_t frame = 0; frame < total; ++frame) {
@@ -114,6 +114,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
         if (stats->skin_ms >= 0) skin_ms.push_back(stats->skin_ms);
         bytes_per_character = stats->characters ? static_cast<double>(stats->bytes_uploaded) / stats->characters : 0;
         vertices = stats->vertices;
+        triangles = stats->triangles;
         pixels = static_cast<double>(stats->fragments);
     }
     if (renderer.validation_messages() != 0) {
@@ -124,7 +125,10 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     BenchRow row;
     row.skeleton = setup.skeleton_name;
     row.characters = count;
-    row.path = path == gpu::RenderPath::gpu ? "gpu" : path == gpu::RenderPath::cpu ? "cpu" : "gpu-vertex";
+    row.path = path == gpu::RenderPath::gpu         ? "gpu"
+               : path == gpu::RenderPath::cpu       ? "cpu"
+               : path == gpu::RenderPath::gpu_tiles ? "gpu-tiles"
+                                                    : "gpu-vertex";
     row.threads = setup.threads;
     row.frames = setup.frames;
     row.update = summarise(update_ms);
@@ -138,6 +142,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     row.backend = thread_backend_name(setup.backend);
     row.vertex_floor_ms = vertices / k_vertex_rate * 1e3;
     row.vertices = static_cast<std::uint64_t>(vertices);
+    row.triangles = static_cast<std::uint64_t>(triangles);
     if (pixels > 0) {
         row.fill_floor_ms = pixels / k_fill_rate * 1e3;
         row.fragments = static_cast<std::uint64_t>(pixels);

@@ -53,7 +53,7 @@ struct BenchRow {
     // The GPU time's floors on an NVIDIA H200 (DESIGN.md): vertices through the rasterizer / 1.07 G/s, shaded
     // pixels / 12.3 G/s.
     std::optional<double> vertex_floor_ms, fill_floor_ms;
-    std::optional<std::uint64_t> vertices, fragments;
+    std::optional<std::uint64_t> vertices, triangles, fragments;
     std::optional<std::string> device;
     const char* backend = nullptr;  // thread back-end of the update, or null
 };

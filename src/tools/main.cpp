@@ -14,10 +14,12 @@ const char* const k_usage =
     "  info SKELETON [--atlas ATLAS] [--json]   describe a skeleton export (.json or .skel) and its atlas\n"
     "  pose --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME] [--steps N] [--dt D]\n"
     "       [--every K]                         print world transforms, slots and events per step (JSON lines)\n"
-    "  bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T] [--paths update]\n"
-    "        [--backend pool|tbb] [--json]      time the runtime update of N characters, 1 and T threads\n"
+    "  bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T]\n"
+    "        [--paths update,gpu,cpu,gpu-vertex,gpu-tiles] [--backend pool|tbb] [--json]\n"
+    "                                           time the runtime update and the renderer's paths (see README)\n"
     "  render --skeleton S --atlas A (--animation NAME | --schedule FILE) --width W --height H\n"
-    "         (--camera SCALE,OX,OY | --fit) [--path gpu|cpu] --out FILE.png   draw a pose (see README)\n"
+    "         (--camera SCALE,OX,OY | --fit) [--path gpu|cpu|gpu-vertex|gpu-tiles] --out FILE.png\n"
+    "                                           draw a pose (see README); render --scene draws a crowd\n"
     "  demo [--export DIR]                      load and describe the embedded demo rig\n"
     "  help                                     this text\n";
 

@@ -20,12 +20,23 @@ namespace {
 const char* const k_render_usage =
     "usage: spinegpu render --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME] [--steps N]\n"
     "                       [--dt D] --width W --height H (--camera SCALE,OX,OY | --fit)\n"
-    "                       [--background RRGGBBAA] [--path gpu|cpu|gpu-vertex] [--device NAME] [--validation]\n"
-    "                       --out FILE.png\n"
-    "       spinegpu render --scene SCENE.json [--frames N] [--path gpu|cpu|gpu-vertex] [--device NAME]\n"
+    "                       [--background RRGGBBAA] [--path gpu|cpu|gpu-vertex|gpu-tiles] [--device NAME]\n"
+    "                       [--validation] --out FILE.png\n"
+    "       spinegpu render --scene SCENE.json [--frames N] [--path gpu|cpu|gpu-vertex|gpu-tiles] [--device NAME]\n"
     "                       [--validation] --out DIR\n";
 
 
+
+const char* const k_path_choices = "--path is gpu, cpu, gpu-vertex or gpu-tiles";
+
+// The renderer path named by --path, or nothing for an unknown name.
+std::optional<gpu::RenderPath> parse_render_path(const std::string& name) {
+    if (name == "gpu") return gpu::RenderPath::gpu;
+    if (name == "cpu") return gpu::RenderPath::cpu;
+    if (name == "gpu-vertex") return gpu::RenderPath::gpu_vertex;
+    if (name == "gpu-tiles") return gpu::RenderPath::gpu_tiles;
+    return std::nullopt;
+}
 
 std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
     gpu::Camera2D camera;
@@ -84,8 +95,9 @@ int run_render(int argc, char** argv) {
         if (!out) return usage("--out DIR is required");
         options.out_dir = *out;
         if (std::optional<std::string> p = args->get("--path")) {
-            if (*p == "cpu") options.path = gpu::RenderPath::cpu;
-            else if (*p != "gpu") return usage("--path is gpu or cpu");
+            std::optional<gpu::RenderPath> path = parse_render_path(*p);
+            if (!path) return usage(k_path_choices);
+            options.path = *path;
         }
         options.device = args->get("--device").value_or("");
         options.validation = args->has("--validation");
@@ -124,9 +136,9 @@ int run_render(int argc, char** argv) {
             return usage("--background needs RRGGBBAA");
     gpu::RenderPath path = gpu::RenderPath::gpu;
     if (std::optional<std::string> p = args->get("--path")) {
-        if (*p == "cpu") path = gpu::RenderPath::cpu;
-        else if (*p == "gpu-vertex") path = gpu::RenderPath::gpu_vertex;
-        else if (*p != "gpu") return usage("--path is gpu, cpu or gpu-vertex");
+        std::optional<gpu::RenderPath> parsed = parse_render_path(*p);
+        if (!parsed) return usage(k_path_choices);
+        path = *parsed;
     }
     std::optional<std::string> out = args->get("--out");
     if (!out) return usage("--out is required");

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A crowd of five skeleton types overlapping each other (tests/scenes/crowd-mixed-types.json: layers, flips, tints,
-# skins, clipping, physics, straight and premultiplied pages): `spinegpu render --scene` through the GPU path and
-# through the CPU path give the same pixels (at most 0.1% of covered pixels off by more than 2/255) on every frame,
-# which proves the order across types; one character outside the view is culled. Validation layer on, zero messages allowed.
+# skins, clipping, physics, straight and premultiplied pages): `spinegpu render --scene` through the GPU path, through
+# the tile rasterizer and through the CPU path give the same pixels (at most 0.1% of covered pixels off by more than
+# 2/255) on every frame, which proves the order across types; one character outside the view is culled. Validation
+# layer on, zero messages allowed.
 #   bash render_scene_gpu_matches_cpu.sh SPINEGPU EXAMPLES_DIR BUILD_DIR      (exit 77: skipped)
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2} build=$3
@@ -16,7 +17,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 examples=$(cd "$examples" && pwd)
 sed "s|EXAMPLES/|$examples/|g" "$here/../scenes/crowd-mixed-types.json" > "$work/scene.json"
-for path in gpu cpu; do
+for path in gpu gpu-tiles cpu; do
   out=$("$bin" render --scene "$work/scene.json" --frames 3 --path $path --validation --out "$work/$path" 2>&1)
   status=$?
   case $out in *"no Vulkan"*|*"no usable Vulkan device"*) echo "skipped: $out"; exit 77 ;; esac
@@ -26,9 +27,13 @@ for path in gpu cpu; do
   case $out in *"(1 culled)"*) ;; *) echo "FAIL: --path $path: expected exactly 1 culled character"; exit 1 ;; esac
 done
 failed=0
-for frame in 0001 0002 0003; do
-  node "$oracle/compare_images.mjs" "$work/gpu/frame-$frame.png" "$work/cpu/frame-$frame.png" --threshold 2 \
-    --max-fraction 0.001 --background 202830ff || failed=1
+for path in gpu gpu-tiles; do
+  for frame in 0001 0002 0003; do
+    echo -n "$path frame $frame: "
+    node "$oracle/compare_images.mjs" "$work/$path/frame-$frame.png" "$work/cpu/frame-$frame.png" --threshold 2 \
+      --max-fraction 0.001 --background 202830ff || failed=1
+    echo
+  done
 done
 # The frames must show the crowd, not an empty background.
 node -e '

@@ -50,6 +50,13 @@ std::vector<StructLayout> cpp_layouts() {
          {SPINEGPU_MEMBER(GpuOutVertex, x), SPINEGPU_MEMBER(GpuOutVertex, y), SPINEGPU_MEMBER(GpuOutVertex, u),
           SPINEGPU_MEMBER(GpuOutVertex, v), SPINEGPU_MEMBER(GpuOutVertex, light), SPINEGPU_MEMBER(GpuOutVertex, dark),
           SPINEGPU_MEMBER(GpuOutVertex, material), SPINEGPU_MEMBER(GpuOutVertex, clip_first)}},
+        {"GpuTriangle", sizeof(GpuTriangle),
+         {SPINEGPU_MEMBER(GpuTriangle, x0), SPINEGPU_MEMBER(GpuTriangle, y0), SPINEGPU_MEMBER(GpuTriangle, x1),
+          SPINEGPU_MEMBER(GpuTriangle, y1), SPINEGPU_MEMBER(GpuTriangle, x2), SPINEGPU_MEMBER(GpuTriangle, y2),
+          SPINEGPU_MEMBER(GpuTriangle, u), SPINEGPU_MEMBER(GpuTriangle, v), SPINEGPU_MEMBER(GpuTriangle, u_x),
+          SPINEGPU_MEMBER(GpuTriangle, v_x), SPINEGPU_MEMBER(GpuTriangle, u_y), SPINEGPU_MEMBER(GpuTriangle, v_y),
+          SPINEGPU_MEMBER(GpuTriangle, flags), SPINEGPU_MEMBER(GpuTriangle, light), SPINEGPU_MEMBER(GpuTriangle, dark),
+          SPINEGPU_MEMBER(GpuTriangle, material), SPINEGPU_MEMBER(GpuTriangle, clip_first)}},
     };
 }
 
@@ -59,7 +66,8 @@ const StructLayout* find_layout(const std::vector<StructLayout>& layouts, const 
     return nullptr;
 }
 
-const char* const k_shaders[] = {"skin.comp", "draw.vert", "draw.frag", "collapse.vert"};
+const char* const k_shaders[] = {"skin.comp",  "draw.vert",  "draw.frag",     "collapse.vert",
+                                 "bin.comp",   "raster.comp", "triangles.comp"};
 
 // The compiled shaders: the build's (SPINEGPU_SHADER_DIR), or $SPINEGPU_SHADER_DIR when set.
 std::string shader_dir() {
@@ -143,9 +151,13 @@ TEST(GpuLayout, layout_check_reports_a_wrong_offset_a_missing_member_and_an_extr
 }
 
 TEST(GpuLayout, push_constant_blocks_have_the_sizes_the_renderer_pushes) {
-    // renderer.cpp pushes {character_count, row_width} to the skinning pass and {scale, ox, oy, width, height} to
-    // the draw; renderer_setup.cpp declares ranges of 8 and 20 bytes.
-    const std::map<std::string, std::uint32_t> expected{{"skin.comp", 8}, {"draw.vert", 20}, {"draw.frag", 20}, {"collapse.vert", 20}};
+    // renderer.cpp pushes {character_count, row_width} to the skinning pass, {scale, ox, oy, width, height} to the
+    // draw and a GpuTilePush to the tile rasterizer's passes; renderer_setup.cpp declares ranges of
+    // sizeof(GpuTilePush) bytes for compute and 20 for the draw.
+    const std::map<std::string, std::uint32_t> expected{
+        {"skin.comp", 8},      {"draw.vert", 20},         {"draw.frag", 20},
+        {"collapse.vert", 20}, {"bin.comp", sizeof(GpuTilePush)}, {"raster.comp", sizeof(GpuTilePush)},
+        {"triangles.comp", sizeof(GpuTilePush)}};
     for (const auto& [name, size] : expected) {
         ReflectedShader shader;
         if (!reflect(name, shader, false)) continue;
@@ -154,10 +166,18 @@ TEST(GpuLayout, push_constant_blocks_have_the_sizes_the_renderer_pushes) {
     }
 }
 
-TEST(GpuLayout, skinning_workgroup_is_the_shared_constant) {
-    ReflectedShader skin;
-    ASSERT_TRUE(reflect("skin.comp", skin, false));
-    EXPECT_EQ(skin.local_size_x, k_skin_workgroup);  // the pass's prefix sum assumes it
+TEST(GpuLayout, compute_workgroups_are_the_shared_constants) {
+    // The skinning pass's prefix sum, the binning and triangle passes' dispatch sizes and the tile rasterizer's
+    // pixel-per-thread mapping assume them.
+    const std::map<std::string, std::uint32_t> expected{{"skin.comp", k_skin_workgroup},
+                                                        {"bin.comp", k_bin_workgroup},
+                                                        {"triangles.comp", k_triangle_workgroup},
+                                                        {"raster.comp", k_tile_size}};
+    for (const auto& [name, size] : expected) {
+        ReflectedShader shader;
+        ASSERT_TRUE(reflect(name, shader, false));
+        EXPECT_EQ(shader.local_size_x, size) << name;
+    }
 }
 
 TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
@@ -165,7 +185,10 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
         {"Influences", b_influences}, {"BindVertices", b_bind_vertices}, {"StaticIndices", b_static_indices},
         {"Attachments", b_attachments}, {"Types", b_types},               {"SlotSetups", b_slot_setups},
         {"Characters", b_characters}, {"Bones", b_bones},                 {"Words", b_words},
-        {"OutVertices", b_out_vertices}, {"OutIndices", b_out_indices}, {"VertexOwners", b_vertex_owners}};
+        {"OutVertices", b_out_vertices}, {"OutIndices", b_out_indices}, {"VertexOwners", b_vertex_owners},
+        {"Bounds", b_bounds},           {"TileBits", b_tile_bits},     {"Counters", b_counters},
+        {"Triangles", b_triangles},     {"TriangleBoxes", b_triangle_boxes}};
+    const std::map<std::string, Binding> images{{"pages", b_pages}, {"target", b_target}};
     std::set<std::string> seen;
     for (const char* name : k_shaders) {
         ReflectedShader shader;
@@ -181,9 +204,13 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
             seen.insert(b.block);
         }
         for (const ReflectedImage& image : shader.images) {
-            EXPECT_EQ(image.name, "pages") << name;
+            auto it = images.find(image.name);
+            if (it == images.end()) {
+                ADD_FAILURE() << name << ": image " << image.name << " is not in the Binding enum";
+                continue;
+            }
             EXPECT_EQ(image.set, 0u) << name;
-            EXPECT_EQ(image.binding, static_cast<std::uint32_t>(b_pages)) << name;
+            EXPECT_EQ(image.binding, static_cast<std::uint32_t>(it->second)) << name << " " << image.name;
             seen.insert(image.name);
         }
     }

@@ -3,6 +3,8 @@
 // and types can only be added before the first frame. Skipped, with the reason, when no Vulkan device exists.
 #include <gtest/gtest.h>
 
+#include <span>
+
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -94,14 +96,80 @@ void expect_no_validation_messages(const Renderer& renderer) {
 
 TEST(Renderer, empty_frame_is_the_background) {
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    Result<FrameStats> frame = renderer->draw({}, Camera2D{}, k_width, k_height, k_background, RenderPath::gpu);
-    ASSERT_TRUE(frame.ok()) << frame.error().message();
-    EXPECT_EQ(frame->characters, 0u);
-    Result<Image> image = renderer->read_back();
-    ASSERT_TRUE(image.ok()) << image.error().message();
-    ASSERT_EQ(image->width, k_width);
-    ASSERT_EQ(image->height, k_height);
-    EXPECT_EQ(pixels_off_background(*image), 0u);
+    for (RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles}) {
+        Result<FrameStats> frame = renderer->draw({}, Camera2D{}, k_width, k_height, k_background, path);
+        ASSERT_TRUE(frame.ok()) << frame.error().message();
+        EXPECT_EQ(frame->characters, 0u);
+        Result<Image> image = renderer->read_back();
+        ASSERT_TRUE(image.ok()) << image.error().message();
+        ASSERT_EQ(image->width, k_width);
+        ASSERT_EQ(image->height, k_height);
+        EXPECT_EQ(pixels_off_background(*image), 0u);
+    }
+    expect_no_validation_messages(*renderer);
+}
+
+// Draws `characters` through the raster pipeline (gpu path) and the tile rasterizer (gpu-tiles path) and returns
+// how many channels differ by more than 2/255; `drawn` gets the gpu path's pixels off the background and
+// `shaded` the tile path's count of shaded pixels.
+std::uint32_t tile_path_differences(Renderer& renderer, std::span<const CharacterDraw> characters,
+                                    const Camera2D& camera, std::uint32_t& drawn, std::uint64_t& shaded) {
+    std::vector<Image> images;
+    for (RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles}) {
+        Result<FrameStats> frame = renderer.draw(characters, camera, k_width, k_height, k_background, path);
+        EXPECT_TRUE(frame.ok()) << frame.error().message();
+        if (!frame) return ~0u;
+        Result<FrameStats> done = renderer.finish();
+        if (path == RenderPath::gpu_tiles && done) shaded = done->fragments;
+        Result<Image> image = renderer.read_back();
+        EXPECT_TRUE(image.ok()) << image.error().message();
+        if (!image) return ~0u;
+        images.push_back(std::move(*image));
+    }
+    drawn = pixels_off_background(images[0]);
+    std::uint32_t differing = 0;
+    for (std::size_t i = 0; i < images[0].rgba.size(); ++i)
+        if (std::abs(int(images[0].rgba[i]) - int(images[1].rgba[i])) > 2) ++differing;
+    return differing;
+}
+
+TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas");
+    ASSERT_NE(spineboy, nullptr);
+    const SkeletonData& data = spineboy->loaded->data;
+    Result<std::uint32_t> type = renderer->add_skeleton_type(data, spineboy->loaded->atlas, spineboy->loaded->binding,
+                                                             std::move(spineboy->pages), "spineboy-pro");
+    ASSERT_TRUE(type.ok()) << type.error().message();
+    // Forty overlapping characters, some tinted and translucent: many characters per tile, whose order must hold.
+    std::vector<std::unique_ptr<Player>> players;
+    std::vector<CharacterDraw> characters;
+    const char* animations[] = {"run", "shoot", "walk", "portal"};
+    for (int i = 0; i < 40; ++i) {
+        players.push_back(std::make_unique<Player>(data, k_none, data.animation_names.find(animations[i % 4])));
+        for (int s = 0; s <= i % 7; ++s) players.back()->step(1.0 / 30);
+        players.back()->pose.x = static_cast<float>((i % 8) * 90 - 320);
+        players.back()->pose.y = static_cast<float>((i / 8) * 60 - 120);
+        update_world_transform(players.back()->pose, Physics::pose);
+        const float shade = 0.5f + 0.5f * static_cast<float>(i % 3) / 2.0f;
+        characters.push_back({&players.back()->pose, *type, Color{1, shade, shade, i % 5 == 0 ? 0.6f : 1.0f}});
+    }
+    std::uint32_t drawn = 0;
+    std::uint64_t shaded = 0;
+    const std::uint32_t differing =
+        tile_path_differences(*renderer, characters, Camera2D{0.12f, 80, 110}, drawn, shaded);
+    EXPECT_GT(drawn, k_width * k_height / 4);
+    EXPECT_GE(shaded, drawn) << "the tile rasterizer counts every covered pixel it shades";
+    EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255";
+
+    // One character so close that its triangles span far more than a tile and reach past the target: the edge
+    // functions need 64 bits there.
+    std::uint32_t close_drawn = 0;
+    const std::uint32_t close_differing =
+        tile_path_differences(*renderer, {&characters[1], 1}, Camera2D{9.0f, -900, 1400}, close_drawn, shaded);
+    EXPECT_GT(close_drawn, k_width * k_height / 4);
+    EXPECT_LE(close_differing, close_drawn / 1000) << "channels off by more than 2/255, close up";
     expect_no_validation_messages(*renderer);
 }
 

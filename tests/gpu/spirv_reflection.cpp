@@ -92,9 +92,10 @@ bool reflect_shader(const std::string& path, ReflectedShader& out, std::string& 
     };
     for (const spvc_reflected_resource& r : list(SPVC_RESOURCE_TYPE_STORAGE_BUFFER))
         out.buffers.push_back(reflect_buffer(compiler, r));
-    for (const spvc_reflected_resource& r : list(SPVC_RESOURCE_TYPE_SAMPLED_IMAGE))
-        out.images.push_back({r.name, spvc_compiler_get_decoration(compiler, r.id, SpvDecorationDescriptorSet),
-                              spvc_compiler_get_decoration(compiler, r.id, SpvDecorationBinding)});
+    for (spvc_resource_type type : {SPVC_RESOURCE_TYPE_SAMPLED_IMAGE, SPVC_RESOURCE_TYPE_STORAGE_IMAGE})
+        for (const spvc_reflected_resource& r : list(type))
+            out.images.push_back({r.name, spvc_compiler_get_decoration(compiler, r.id, SpvDecorationDescriptorSet),
+                                  spvc_compiler_get_decoration(compiler, r.id, SpvDecorationBinding)});
     for (const spvc_reflected_resource& r : list(SPVC_RESOURCE_TYPE_PUSH_CONSTANT)) {
         std::size_t size = 0;
         spvc_compiler_get_declared_struct_size(compiler, spvc_compiler_get_type_handle(compiler, r.base_type_id),

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # The render checks of issue 4, on whatever Vulkan device the machine has (lavapipe in CI), validation on:
-#   official  every case of cases.tsv, with the straight and the -pma atlas: `spinegpu render` (GPU path) against
+#   official  every case of cases.tsv, with the straight and the -pma atlas: `spinegpu render` (a GPU path) against
 #             the official renderer (render_reference.mjs) with the same camera over an opaque background; at most
 #             2% of covered pixels may differ by more than 24/255.
-#   cpu       every example skeleton, two animations at two times each, both atlases: the GPU path against the CPU
+#   cpu       every example skeleton, two animations at two times each, both atlases: a GPU path against the CPU
 #             path; at most 0.1% of covered pixels may differ by more than 2/255.
+# The GPU path checked is $SPINEGPU_RENDER_PATH: gpu (the default) or gpu-tiles.
 #
 #   run_render_oracle.sh SPINEGPU EXAMPLES_DIR BUILD_DIR (official|cpu) [FILTER]
 #
 # One line per case (ok / FAIL with the figures), a summary; exit 1 if any case failed, 77 when node, the examples
 # or a Vulkan device are missing. Failed cases leave their images in $SPINEGPU_RENDER_KEEP when it is set.
 set -uo pipefail
-bin=$1 examples=${SPINE_EXAMPLES:-$2} build=$3 mode=$4 filter=${5:-}
+bin=$1 examples=${SPINE_EXAMPLES:-$2} build=$3 mode=$4 filter=${5:-} path=${SPINEGPU_RENDER_PATH:-gpu}
 here=$(cd "$(dirname "$0")" && pwd)
 oracle=$here/../oracle
 command -v node >/dev/null || { echo "skipped: node is not installed"; exit 77; }
@@ -69,8 +70,9 @@ run_case() {
   [ "$skin" != "-" ] && args+=(--skin "$skin")
   local id camera
   id=$(printf '%s' "$label" | tr -c 'A-Za-z0-9._-' '_')
-  camera=$("$bin" render "${args[@]}" --fit --background "$background" --validation --out "$work/$id.gpu.png" \
-    2> "$work/$id.err") || { echo "FAIL $label: spinegpu render failed: $(head -c 600 "$work/$id.err")"; return; }
+  camera=$("$bin" render "${args[@]}" --fit --background "$background" --path "$path" --validation \
+    --out "$work/$id.gpu.png" 2> "$work/$id.err") ||
+    { echo "FAIL $label: spinegpu render failed: $(head -c 600 "$work/$id.err")"; return; }
   camera=${camera#--camera }
   local other=$work/$id.other.png limits=(--threshold 2 --max-fraction 0.001)
   if [ "$mode" = official ]; then
@@ -93,7 +95,7 @@ run_case() {
   fi
 }
 export -f run_case
-export bin here work mode background
+export bin here work mode background path
 
 [ -n "$filter" ] && { grep -F -- "$filter" "$cases" > "$cases.f" || true; mv "$cases.f" "$cases"; }
 total=$(wc -l < "$cases")
@@ -101,5 +103,5 @@ jobs=${SPINEGPU_ORACLE_JOBS:-$(nproc)}
 tr '\n' '\0' < "$cases" | xargs -0 -P "$jobs" -I{} bash -c 'IFS=$'"'"'\t'"'"' read -r a b c d e f g <<< "$1"; run_case "$a" "$b" "$c" "$d" "$e" "$f" "$g"' _ {} > "$work/results"
 sort "$work/results"
 failed=$(grep -c '^FAIL' "$work/results" || true)
-echo "render oracle ($mode): $((total - failed))/$total cases passed"
+echo "render oracle ($mode, --path $path): $((total - failed))/$total cases passed"
 [ "$failed" -eq 0 ]

@@ -16,6 +16,10 @@
 //                    colour and deform sections, holding only the slots that colour and deform timelines animate
 // Output of the skinning pass (or of the CPU path), read by the draw:
 //   GpuOutVertex     a world-space vertex with its UV, colours and material
+// The tile rasterizer (RenderPath::gpu_tiles: bin.comp, raster.comp):
+//   GpuTilePush      its push constants: camera, target, tile grid and frame totals
+//   GpuTriangle      a triangle set up for it once per frame (triangles.comp): snapped vertices, UV plane, colours
+//                    and material; its pixel box goes to a compact array of its own (two words: min, max)
 #ifndef SPINEGPU_GPU_LAYOUT_H
 #define SPINEGPU_GPU_LAYOUT_H
 
@@ -30,6 +34,15 @@ using uint = std::uint32_t;
 
 // Threads per workgroup of the skinning pass: one workgroup per character.
 SPINEGPU_CONST k_skin_workgroup = 64u;
+// Pixels per side of a tile of the tile rasterizer (raster.comp: one workgroup of k_tile_size^2 threads per tile,
+// one pixel each).
+SPINEGPU_CONST k_tile_size = 16u;
+// Threads per workgroup of the binning pass (bin.comp): one workgroup per character.
+SPINEGPU_CONST k_bin_workgroup = 64u;
+// Threads per workgroup of the triangle setup pass (triangles.comp): one thread per triangle.
+SPINEGPU_CONST k_triangle_workgroup = 64u;
+// GpuTriangle::flags: the top-left rule holds for edge k (vertex k to k + 1) when bit k is set.
+SPINEGPU_CONST k_triangle_top_left_mask = 7u;
 // Most slots a skeleton type may have (shared memory of the skinning pass holds one entry per slot).
 SPINEGPU_CONST k_max_slots = 1024u;
 // Draw-list entry for "nothing drawn at this position".
@@ -118,6 +131,26 @@ struct GpuOutVertex {
     uint dark;             // RGB8
     uint material;         // k_material_* bits | clip vertex count << k_material_clip_count_shift
     uint clip_first;       // the clipping polygon's first vertex in the out buffer (when the count is non-zero)
+};
+
+struct GpuTilePush {
+    float scale, ox, oy;    // the 2D camera: px = ox + scale * x, py = oy - scale * y
+    uint width, height;     // target size in pixels
+    uint tiles_x, tiles_y;  // tile grid (k_tile_size pixels per side)
+    uint words_per_tile;    // bitset words per tile in the tile buffer: one bit per visible character
+    uint character_count;   // visible characters this frame
+    uint index_total;       // triangle indices this frame (the end of the last character's triangles)
+    uint background;        // the target's clear colour, premultiplied RGBA8
+    uint row_width;         // binning pass: characters per row of the dispatch grid
+};
+
+struct GpuTriangle {
+    int x0, y0, x1, y1, x2, y2;  // vertices on the raster's 1/256-pixel grid, the triangle oriented positively
+    float u, v;            // UV at the first vertex's snapped position
+    float u_x, v_x;        // UV change per pixel in x
+    float u_y, v_y;        // UV change per pixel in y
+    uint flags;            // k_triangle_top_left_mask bits
+    uint light, dark, material, clip_first;  // the first vertex's (GpuOutVertex)
 };
 
 #ifdef __cplusplus

@@ -1,7 +1,8 @@
 // The Vulkan renderer (DESIGN.md, "The GPU data path"). Skeleton types are uploaded once in bind form; each frame
 // only poses cross the bus (frame_packer.hpp); a compute pass skins the visible attachments of every character in
 // its current draw order and one indexed draw, in one pipeline (dual-source blending covers the four Spine blend
-// modes), draws them all, in the order given. The CPU path draws the same frame from world vertices computed by
+// modes), draws them all, in the order given; or a tile rasterizer in compute does that draw (RenderPath::gpu_tiles).
+// The CPU path draws the same frame from world vertices computed by
 // the runtime on the CPU (cpu_path.hpp). Headless: it draws into its own offscreen target, read back on request.
 //
 // Works on hardware drivers and on Mesa's lavapipe: no descriptor indexing (all atlas pages of all types share one
@@ -39,6 +40,11 @@ enum class RenderPath : std::uint8_t {
     // The seed's way, for comparison: skinning in the vertex shader over every attachment of the type, hidden ones
     // collapsed. Only for types without draw-order timelines; it does not clip.
     gpu_vertex,
+    // The skinning pass, then the draw done in compute by a tile rasterizer (characters binned into 16x16-pixel
+    // tiles, each tile's triangles covered, shaded and blended in draw order by one workgroup). Same pixels as the
+    // gpu path; for GPUs whose compute far outweighs their raster pipeline (data-centre GPUs such as the H200).
+    // Needs 64-bit integers in shaders (shaderInt64).
+    gpu_tiles,
 };
 
 // World (x, y) to pixels: px = ox + scale * x, py = oy - scale * y (DESIGN.md, "Render").
@@ -65,7 +71,9 @@ struct FrameStats {
     std::uint32_t characters = 0;      // drawn (in view)
     std::uint32_t culled = 0;          // outside the view: neither packed nor drawn
     std::uint32_t vertices = 0, triangles = 0;
-    std::uint64_t fragments = 0;       // fragment shader invocations (known with gpu_ms; 0 where not counted)
+    // Fragment shader invocations, or on the tile path the covered pixels shaded (known with gpu_ms; 0 where not
+    // counted).
+    std::uint64_t fragments = 0;
 };
 
 class Renderer {
