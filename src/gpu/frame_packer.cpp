@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 
 #include "spinegpu/gpu/gpu_structs.hpp"
@@ -31,20 +32,47 @@ std::uint32_t max_words_per_character(const StaticSkeleton& type, const Skeleton
     return words;
 }
 
-std::uint16_t draw_entry(const StaticSkeleton& type, const SkeletonPose& pose, std::uint32_t position) {
-    const Index slot = pose.draw_order[position];
+namespace {
+
+// The tables draw_entry reads, looked up once per character instead of once per slot.
+struct DrawTables {
+    const Index* draw_order;
+    const SlotPose* slots;
+    const Index* hiding_bone;
+    const std::uint8_t* bone_active;
+    const std::uint16_t* slot_marker;
+    const std::uint16_t* first_id;
+    const std::uint16_t* frame_count;
+
+    DrawTables(const StaticSkeleton& type, const SkeletonPose& pose)
+        : draw_order(pose.draw_order.data()), slots(pose.slots.data()), hiding_bone(type.slot_hiding_bone.data()),
+          bone_active(pose.bone_active.data()), slot_marker(type.slot_marker.data()), first_id(type.first_id.data()),
+          frame_count(type.frame_count.data()) {}
+};
+
+// draw_entry over prepared tables.
+inline std::uint16_t draw_entry_in(const DrawTables& t, const SkeletonPose& pose, std::uint32_t position) {
+    const Index slot = t.draw_order[position];
     const auto s = static_cast<std::size_t>(slot);
-    const std::uint16_t marker = type.slot_marker[s];
-    if (!pose.bone_active[static_cast<std::size_t>(pose.data->slots[s].bone)]) return marker;
-    const Index attachment = pose.slots[s].attachment;
+    const std::uint16_t marker = t.slot_marker[s];
+    // Only skin-required bones can be inactive (SkeletonPose::bone_active).
+    const Index bone = t.hiding_bone[s];
+    if (bone != k_none && !t.bone_active[static_cast<std::size_t>(bone)]) return marker;
+    const Index attachment = t.slots[s].attachment;
     if (attachment == k_none) return marker;
     const auto a = static_cast<std::size_t>(attachment);
-    const std::uint16_t first = type.first_id[a];
+    const std::uint16_t first = t.first_id[a];
     if (first == k_no_attachment) return marker;
-    if (type.frame_count[a] <= 1) return first;
+    if (t.frame_count[a] <= 1) return first;
     const std::uint32_t frame =
-        std::min<std::uint32_t>(sequence_frame(pose, slot, attachment), type.frame_count[a] - 1u);
+        std::min<std::uint32_t>(sequence_frame(pose, slot, attachment), t.frame_count[a] - 1u);
     return static_cast<std::uint16_t>(first + frame);
+}
+
+}  // namespace
+
+std::uint16_t draw_entry(const StaticSkeleton& type, const SkeletonPose& pose, std::uint32_t position) {
+    return draw_entry_in(DrawTables(type, pose), pose, position);
 }
 
 PackedCounts pack_character_at(const StaticSkeleton& type, std::uint32_t type_index, const SkeletonPose& pose,
@@ -69,13 +97,15 @@ PackedCounts pack_character_at(const StaticSkeleton& type, std::uint32_t type_in
     // Draw list, two 16-bit ids per word, and the output sizes it implies.
     std::uint32_t* w = words + word_first;
     header.draw_first = word_first;
+    const DrawTables tables(type, pose);
+    const GpuAttachment* attachments = type.attachments.data();
     for (std::uint32_t p = 0; p < slots; p += 2) {
-        const std::uint16_t lo = draw_entry(type, pose, p);
-        const std::uint16_t hi = p + 1 < slots ? draw_entry(type, pose, p + 1) : std::uint16_t(k_no_attachment);
+        const std::uint16_t lo = draw_entry_in(tables, pose, p);
+        const std::uint16_t hi = p + 1 < slots ? draw_entry_in(tables, pose, p + 1) : std::uint16_t(k_no_attachment);
         for (std::uint16_t id : {lo, hi})
             if (id != k_no_attachment) {
-                counts.vertices += type.attachments[id].vertex_count;
-                counts.indices += type.attachments[id].index_count;
+                counts.vertices += attachments[id].vertex_count;
+                counts.indices += attachments[id].index_count;
             }
         *w++ = lo | static_cast<std::uint32_t>(hi) << 16;
     }
@@ -130,16 +160,46 @@ void pack_character(const StaticSkeleton& type, std::uint32_t type_index, const 
 }
 
 bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view) {
+    // The character's box is the union of its bones' boxes, so a bone whose own box meets the view decides "true"
+    // at once, with the answer the whole loop would give; in a crowd most characters stop at their first bone.
     float min_x = std::numeric_limits<float>::infinity(), min_y = min_x, max_x = -min_x, max_y = -min_x;
-    for (std::size_t i = 0; i < type.drawn_bones.size(); ++i) {
-        const BoneWorld& b = pose.world[static_cast<std::size_t>(type.drawn_bones[i])];
-        const float r = type.bone_radius[i] * std::sqrt(b.a * b.a + b.b * b.b + b.c * b.c + b.d * b.d);
-        min_x = std::min(min_x, b.x - r);
-        max_x = std::max(max_x, b.x + r);
-        min_y = std::min(min_y, b.y - r);
-        max_y = std::max(max_y, b.y + r);
+    const BoneWorld* world = pose.world.data();
+    const Index* drawn = type.drawn_bones.data();
+    const float* radius = type.bone_radius.data();
+    for (std::size_t i = 0, count = type.drawn_bones.size(); i < count; ++i) {
+        const BoneWorld& b = world[static_cast<std::size_t>(drawn[i])];
+        const float r = radius[i] * std::sqrt(b.a * b.a + b.b * b.b + b.c * b.c + b.d * b.d);
+        const float x0 = b.x - r, x1 = b.x + r, y0 = b.y - r, y1 = b.y + r;
+        if (x0 <= view.max_x && x1 >= view.min_x && y0 <= view.max_y && y1 >= view.min_y) return true;
+        min_x = std::min(min_x, x0);
+        max_x = std::max(max_x, x1);
+        min_y = std::min(min_y, y0);
+        max_y = std::max(max_y, y1);
     }
     return min_x <= view.max_x && max_x >= view.min_x && min_y <= view.max_y && max_y >= view.min_y;
+}
+
+namespace {
+
+// Prefetches the cache lines of `bytes` bytes from `p` for reading.
+inline void prefetch_lines(const void* p, std::size_t bytes) {
+    const auto* c = static_cast<const char*>(p);
+    for (std::size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(c + offset, 0, 3);
+}
+
+}  // namespace
+
+void prefetch_for_packing(const SkeletonPose& next, const SkeletonPose* after_next) {
+    prefetch_lines(next.world.data(), next.world.size() * sizeof(BoneWorld));
+    prefetch_lines(next.slots.data(), next.slots.size() * sizeof(SlotPose));
+    prefetch_lines(next.draw_order.data(), next.draw_order.size() * sizeof(Index));
+    prefetch_lines(next.bone_active.data(), next.bone_active.size());
+    if (after_next == nullptr) return;
+    // The members packing reads: the data pointer, the arrays' addresses and the colour.
+    const SkeletonPose& p = *after_next;
+    for (const void* member :
+         std::initializer_list<const void*>{&p.data, &p.world, &p.bone_active, &p.slots, &p.draw_order, &p.color})
+        __builtin_prefetch(member, 0, 3);
 }
 
 std::uint32_t packed_bytes_per_character(const StaticSkeleton& type, const SkeletonData& data) {

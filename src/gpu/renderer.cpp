@@ -326,6 +326,8 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         auto& x = *static_cast<PassContext*>(raw);
         Impl& im = *x.m;
         for (std::size_t i = begin; i < end; ++i) {
+            if (i + 1 < end)  // the poses of the next characters load while this one is packed
+                prefetch_for_packing(*x.characters[i + 1].pose, i + 2 < end ? x.characters[i + 2].pose : nullptr);
             const CharacterDraw& d = x.characters[i];
             const StaticSkeleton& type = im.types[d.type].bind;
             PackedCounts& counts = im.counts[i];
@@ -361,7 +363,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
             counts.indices = t.collapse_count;
         }
         if (packs) {
-            GpuCharacter& h = m.headers[i];
+            GpuCharacter h = m.headers[i];  // a copy: patching m.headers[i], then reading it whole, stalls
             h.out_vertex_first = vertex_total;
             h.out_index_first = index_total;
             dense[visible] = h;

@@ -245,6 +245,10 @@ Result<StaticSkeleton> build_static_skeleton(const SkeletonData& data, const Atl
     out.first_id.assign(data.attachments.size(), static_cast<std::uint16_t>(k_no_attachment));
     out.frame_count.assign(data.attachments.size(), 0);
     out.slot_marker.assign(data.slots.size(), static_cast<std::uint16_t>(k_no_attachment));
+    for (const SlotData& slot : data.slots) {
+        const bool required = data.bones[static_cast<std::size_t>(slot.bone)].skin_required;
+        out.slot_hiding_bone.push_back(required ? slot.bone : k_none);
+    }
     for (std::size_t i = 0; i < data.slots.size(); ++i) {
         std::uint32_t sections = k_no_entry | k_no_entry << 16;
         if (colored[i]) {

@@ -38,6 +38,8 @@ struct StaticSkeleton {
     std::vector<std::uint16_t> first_id;      // per AttachmentData: id of its frame 0, or k_no_attachment
     std::vector<std::uint16_t> frame_count;   // per AttachmentData: ids first_id .. first_id + count - 1
     std::vector<std::uint16_t> slot_marker;   // per slot: empty marker id (clip end slots), or k_no_attachment
+    std::vector<Index> slot_hiding_bone;      // per slot: its bone if skin-required (inactive unless the skin
+                                              // has it, and then the slot draws nothing), else k_none
     std::vector<float> bone_radius;           // per drawn bone: farthest its vertices can be from it, in its
                                               // space (deform keys included), for culling
     std::uint32_t flags = 0;                  // GpuSkeletonType::flags (sections the type packs)
