@@ -49,6 +49,9 @@ shared uint s_keep_mask[8 * k_candidates];  // which candidates meet the tile (w
 // (row 6).
 shared int s_edges[9 * k_threads];
 shared uint s_box[k_threads];      // covered pixel range in the tile: x0 | y0 << 4 | x1 << 8 | y1 << 12 | k_wide
+// Per pair of pixel rows (2g, 2g + 1: the threads of one 32-wide subgroup on most GPUs), the slots whose box meets
+// them (8 words): each thread walks only those.
+shared uint s_rows[8 * 8];
 shared vec2 s_uv[k_threads];       // UV at the tile's first pixel centre
 shared vec2 s_uv_x[k_threads];     // UV step per pixel in x
 shared vec2 s_uv_y[k_threads];     // UV step per pixel in y
@@ -93,6 +96,8 @@ void write_entry(uint t, ivec2 origin, uint slot) {
     }
     for (uint e = 0u; e < 9u; ++e) s_edges[e * k_threads + slot] = edges[e];
     s_box[slot] = box;
+    for (int group = lo.y >> 1; group <= hi.y >> 1; ++group)
+        atomicOr(s_rows[group * 8 + int(slot >> 5)], 1u << (slot & 31u));
     vec2 from_first = vec2(origin) + 0.5 - vec2(r.x0, r.y0) / 256.0;
     vec2 per_x = vec2(r.u_x, r.v_x), per_y = vec2(r.u_y, r.v_y);
     s_uv[slot] = vec2(r.u, r.v) + per_x * from_first.x + per_y * from_first.y;
@@ -101,60 +106,91 @@ void write_entry(uint t, ivec2 origin, uint slot) {
     s_look[slot] = uvec4(r.light, r.dark, r.material, r.clip_first);
 }
 
-// Covers, shades and blends the kept triangle in slot k into `dst` (0..255 per channel) when it covers this
-// thread's pixel.
-void raster_triangle(uint k, ivec2 local, ivec2 pixel, inout vec4 dst, inout uint shaded) {
+// Whether kept triangle k covers this thread's pixel (`local` in the tile, `pixel` in the target).
+bool covers(uint k, ivec2 local, ivec2 pixel) {
     uint box = s_box[k];
     if (local.x < int(box & 15u) || local.y < int((box >> 4) & 15u) || local.x > int((box >> 8) & 15u) ||
         local.y > int((box >> 12) & 15u))
-        return;
+        return false;
     if ((box & k_wide) == 0u) {
         int a = s_edges[k] + local.x * s_edges[k_threads + k] + local.y * s_edges[2u * k_threads + k];
         int b = s_edges[3u * k_threads + k] + local.x * s_edges[4u * k_threads + k] +
                 local.y * s_edges[5u * k_threads + k];
         int c = s_edges[6u * k_threads + k] + local.x * s_edges[7u * k_threads + k] +
                 local.y * s_edges[8u * k_threads + k];
-        if ((a | b | c) < 0) return;
-    } else {
-        ivec2 v0 = ivec2(s_edges[k], s_edges[k_threads + k]);
-        ivec2 v1 = ivec2(s_edges[2u * k_threads + k], s_edges[3u * k_threads + k]);
-        ivec2 v2 = ivec2(s_edges[4u * k_threads + k], s_edges[5u * k_threads + k]);
-        int flags = s_edges[6u * k_threads + k];
-        ivec2 centre = pixel * 256 + 128;
-        int64_t a = edge_at(v0, v1, centre) - ((flags & 1) != 0 ? 0l : 1l);
-        int64_t b = edge_at(v1, v2, centre) - ((flags & 2) != 0 ? 0l : 1l);
-        int64_t c = edge_at(v2, v0, centre) - ((flags & 4) != 0 ? 0l : 1l);
-        if (a < 0l || b < 0l || c < 0l) return;
+        return (a | b | c) >= 0;
     }
-    if (k_diagnose == 1u) {
-        ++shaded;
-        return;
-    }
+    ivec2 v0 = ivec2(s_edges[k], s_edges[k_threads + k]);
+    ivec2 v1 = ivec2(s_edges[2u * k_threads + k], s_edges[3u * k_threads + k]);
+    ivec2 v2 = ivec2(s_edges[4u * k_threads + k], s_edges[5u * k_threads + k]);
+    int flags = s_edges[6u * k_threads + k];
+    ivec2 centre = pixel * 256 + 128;
+    return edge_at(v0, v1, centre) - ((flags & 1) != 0 ? 0l : 1l) >= 0l &&
+           edge_at(v1, v2, centre) - ((flags & 2) != 0 ? 0l : 1l) >= 0l &&
+           edge_at(v2, v0, centre) - ((flags & 4) != 0 ? 0l : 1l) >= 0l;
+}
+
+// This thread's pixel (premultiplied RGBA8) after kept triangle k, which covers it, is shaded and blended in 8-bit
+// arithmetic: both blend inputs rounded to 8 bits, the product rounded, the sum saturated (exact in float: every
+// value is a whole number below 2^16).
+uint shade_and_blend(uint k, ivec2 local, ivec2 pixel, uint dst) {
+    if (k_diagnose == 1u) return dst;
     uvec4 look = s_look[k];
     uint material = look.z;
     uint clip_count = material >> k_material_clip_count_shift;
     if (clip_count != 0u && !inside_clip(look.w, clip_count, vec2(pixel) + 0.5, push.scale, push.ox, push.oy))
-        return;
+        return dst;
     vec2 uv = s_uv[k] + float(local.x) * s_uv_x[k] + float(local.y) * s_uv_y[k];
     vec4 t = textureLod(pages, vec3(uv, float(material & k_material_layer_mask)), 0.0);
     vec4 src0, src1;
     shade(t, unpackUnorm4x8(look.x), unpackUnorm4x8(look.y).rgb, material, src0, src1);
-    // 8-bit blending: both blend inputs are clamped and rounded to the target's 8 bits, the product rounded, the
-    // sum saturated (exact in float: every value is a whole number below 2^16).
     vec4 s0 = round(clamp(src0, 0.0, 1.0) * 255.0), s1 = round(clamp(src1, 0.0, 1.0) * 255.0);
-    dst = min(s0 + round(dst * s1 / 255.0), vec4(255.0));
-    ++shaded;
+    vec4 d = vec4(uvec4(dst, dst >> 8, dst >> 16, dst >> 24) & 0xFFu);
+    uvec4 sum = uvec4(min(s0 + round(d * s1 / 255.0), vec4(255.0)));
+    return sum.x | sum.y << 8 | sum.z << 16 | sum.w << 24;
+}
+
+// Shades and blends `count` queued slots (8 bits each, first in the low byte) into `dst`, in order.
+uint flush(uint queue, uint count, ivec2 local, ivec2 pixel, uint dst) {
+    for (uint j = 0u; j < count; ++j) dst = shade_and_blend((queue >> (8u * j)) & 0xFFu, local, pixel, dst);
+    return dst;
+}
+
+// Blends the kept triangles in the slots that cover this thread's pixel into `dst`, in slot order. The threads
+// walk their rows' slots together and queue the covering ones (up to four), then shade the queue: a subgroup
+// shades about as often as its most covered pixel needs, not once per triangle that any of its pixels meets.
+void rasterize_slots(ivec2 local, ivec2 pixel, inout uint dst, inout uint shaded) {
+    uint rows = uint(local.y >> 1) * 8u;
+    uint queue = 0u, queued = 0u;
+    for (uint w = 0u; w < 8u; ++w) {
+        uint bits = s_rows[rows + w];
+        while (bits != 0u) {
+            uint k = w * 32u + uint(findLSB(bits));
+            bits &= bits - 1u;
+            if (!covers(k, local, pixel)) continue;
+            if (queued == 4u) {
+                dst = flush(queue, queued, local, pixel, dst);
+                queue = 0u;
+                queued = 0u;
+            }
+            queue |= k << (8u * queued);
+            ++queued;
+            ++shaded;
+        }
+    }
+    dst = flush(queue, queued, local, pixel, dst);
 }
 
 // Draws visible character c's triangles that touch this tile, in order. Each thread tests k_candidates
 // triangles of a batch (so that one batch holds a whole character of up to k_candidates * 256 triangles and one
 // round of loads serves it); the kept ones go through shared memory 256 at a time.
-void draw_character(uint c, ivec2 origin, ivec2 local, ivec2 pixel, inout vec4 dst, inout uint shaded) {
+void draw_character(uint c, ivec2 origin, ivec2 local, ivec2 pixel, inout uint dst, inout uint shaded) {
     uint tid = gl_LocalInvocationIndex;
     uint first = characters[c].out_index_first / 3u;
     uint end = (c + 1u < push.character_count ? characters[c + 1u].out_index_first : push.index_total) / 3u;
     for (uint t0 = first; t0 < end; t0 += k_candidates * k_threads) {
         if (tid < k_candidates * 8u) s_keep_mask[tid] = 0u;
+        if (tid < 64u) s_rows[tid] = 0u;
         barrier();  // also: every thread is done with the previous batch's slots
         uint keep = 0u;  // bit j: candidate t0 + j * 256 + tid meets the tile
         for (uint j = 0u; j < k_candidates; ++j) {
@@ -173,14 +209,17 @@ void draw_character(uint c, ivec2 origin, ivec2 local, ivec2 pixel, inout vec4 d
             kept += bitCount(mask);
         }
         for (uint base = 0u; base < kept; base += k_threads) {
-            if (base != 0u) barrier();  // every thread is done with the previous slots
+            if (base != 0u) {  // every thread is done with the previous slots
+                barrier();
+                if (tid < 64u) s_rows[tid] = 0u;
+                barrier();
+            }
             for (uint j = 0u; j < k_candidates; ++j)
                 if ((keep & (1u << j)) != 0u && rank[j] >= base && rank[j] < base + k_threads)
                     write_entry(t0 + j * k_threads + tid, origin, rank[j] - base);
             barrier();
-            uint count = min(kept - base, k_threads);
-            if (k_diagnose == 2u) shaded += count;
-            else for (uint k = 0u; k < count; ++k) raster_triangle(k, local, pixel, dst, shaded);
+            if (k_diagnose == 2u) shaded += min(kept - base, k_threads);
+            else rasterize_slots(local, pixel, dst, shaded);
         }
     }
 }
@@ -190,8 +229,7 @@ void main() {
     ivec2 origin = ivec2(gl_WorkGroupID.xy) * int(k_tile_size);
     ivec2 local = ivec2(gl_LocalInvocationID.xy);
     ivec2 pixel = origin + local;
-    uint bg = push.background;
-    vec4 dst = vec4(uvec4(bg & 0xFFu, (bg >> 8) & 0xFFu, (bg >> 16) & 0xFFu, bg >> 24));  // in 0..255
+    uint dst = push.background;  // premultiplied RGBA8
     uint shaded = 0u;
     if (tid == 0u) s_shaded = 0u;
     uint bits_first = (gl_WorkGroupID.y * push.tiles_x + gl_WorkGroupID.x) * push.words_per_tile;
@@ -222,5 +260,5 @@ void main() {
     atomicAdd(s_shaded, shaded);
     barrier();
     if (tid == 0u && s_shaded != 0u) atomicAdd(counters[0], s_shaded);
-    if (pixel.x < int(push.width) && pixel.y < int(push.height)) imageStore(target, pixel, dst / 255.0);
+    if (pixel.x < int(push.width) && pixel.y < int(push.height)) imageStore(target, pixel, unpackUnorm4x8(dst));
 }
