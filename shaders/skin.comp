@@ -19,12 +19,16 @@ layout(std430, set = 0, binding = 13) writeonly buffer Bounds { vec4 bounds[]; }
 
 layout(push_constant) uniform Push { uint character_count; uint row_width; } push;
 
-shared uint s_attachment[k_max_slots];     // global attachment index, or k_no_section
-shared uint s_vertex_base[k_max_slots + 1]; // exclusive prefix sums (last entry: the total)
-shared uint s_index_base[k_max_slots + 1];
-shared uint s_clip[k_max_slots];           // clip polygon's first local vertex | count << 16, or 0
-shared uint s_light[k_max_slots];
-shared uint s_dark[k_max_slots];
+// Slots the shared arrays hold: k_max_slots, or fewer when every type has fewer (the renderer specializes the pass
+// for k_small_slot_capacity, which leaves room for more workgroups per multiprocessor).
+layout(constant_id = 0) const uint k_slot_capacity = k_max_slots;
+
+shared uint s_attachment[k_slot_capacity];     // global attachment index, or k_no_section
+shared uint s_vertex_base[k_slot_capacity + 1]; // exclusive prefix sums (last entry: the total)
+shared uint s_index_base[k_slot_capacity + 1];
+shared uint s_clip[k_slot_capacity];           // clip polygon's first local vertex | count << 16, or 0
+shared uint s_light[k_slot_capacity];
+shared uint s_dark[k_slot_capacity];
 shared uint s_scan_v[k_skin_workgroup];
 shared uint s_scan_i[k_skin_workgroup];
 shared vec4 s_bounds[k_skin_workgroup];

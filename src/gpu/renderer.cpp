@@ -470,7 +470,8 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
                              0, nullptr, 0, nullptr);
     }
     if ((path == RenderPath::gpu || tiles) && visible > 0) {
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.skin_pipeline);
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          m.max_slots <= k_small_slot_capacity ? m.small_skin_pipeline : m.skin_pipeline);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
         const std::uint32_t count = visible;
         const std::uint32_t row = std::min<std::uint32_t>(count, 65535);

@@ -63,6 +63,7 @@ struct Renderer::Impl {
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
     VkPipelineLayout compute_layout = VK_NULL_HANDLE, draw_layout = VK_NULL_HANDLE;
     VkPipeline skin_pipeline = VK_NULL_HANDLE, draw_pipeline = VK_NULL_HANDLE;
+    VkPipeline small_skin_pipeline = VK_NULL_HANDLE;  // the skinning pass for types of <= k_small_slot_capacity slots
     VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
     // RenderPath::gpu_tiles, when the device has shaderInt64.
     VkPipeline bin_pipeline = VK_NULL_HANDLE, triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
@@ -76,6 +77,7 @@ struct Renderer::Impl {
     // Static data of all types.
     std::vector<SkeletonTypeEntry> types;
     bool finalized = false;
+    std::uint32_t max_slots = 0;  // the most slots of any type (after finalize)
     GpuBuffer influences, bind_vertices, static_indices, attachments, type_table, slot_setups;
     GpuBuffer vertex_owners, collapse_indices;  // RenderPath::gpu_vertex: each bind vertex's attachment; triangles
     VkImage pages = VK_NULL_HANDLE;

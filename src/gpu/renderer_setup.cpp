@@ -52,6 +52,7 @@ Renderer::Impl::~Impl() {
     if (command_pool) vkDestroyCommandPool(d, command_pool, nullptr);
     if (descriptor_pool) vkDestroyDescriptorPool(d, descriptor_pool, nullptr);
     if (skin_pipeline) vkDestroyPipeline(d, skin_pipeline, nullptr);
+    if (small_skin_pipeline) vkDestroyPipeline(d, small_skin_pipeline, nullptr);
     if (draw_pipeline) vkDestroyPipeline(d, draw_pipeline, nullptr);
     if (collapse_pipeline) vkDestroyPipeline(d, collapse_pipeline, nullptr);
     if (bin_pipeline) vkDestroyPipeline(d, bin_pipeline, nullptr);
@@ -96,6 +97,8 @@ Result<void> Renderer::Impl::create_pipelines() {
         return vk_error("vkCreatePipelineLayout", r);
 
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), skin_pipeline); !r) return r;
+    if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), small_skin_pipeline, k_small_slot_capacity); !r)
+        return r;
     if (context->shader_int64) {
         if (Result<void> r = make_compute_pipeline(bin_comp_spirv(), bin_pipeline); !r) return r;
         if (Result<void> r = make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline); !r) return r;
@@ -419,6 +422,7 @@ Result<void> Renderer::Impl::upload_static() {
         if (!bind) return bind.error();
         t.bind = std::move(*bind);
         t.max_words = max_words_per_character(t.bind, *t.data);
+        max_slots = std::max(max_slots, static_cast<std::uint32_t>(t.data->slots.size()));
         const auto influence_base = static_cast<std::uint32_t>(all_influences.size());
         const auto vertex_base = static_cast<std::uint32_t>(all_vertices.size());
         const auto index_base = static_cast<std::uint32_t>(all_indices.size());

@@ -45,6 +45,8 @@ SPINEGPU_CONST k_triangle_workgroup = 64u;
 SPINEGPU_CONST k_triangle_top_left_mask = 7u;
 // Most slots a skeleton type may have (shared memory of the skinning pass holds one entry per slot).
 SPINEGPU_CONST k_max_slots = 1024u;
+// Slots of the skinning pass specialized for smaller types (used when every type has at most this many slots).
+SPINEGPU_CONST k_small_slot_capacity = 256u;
 // Draw-list entry for "nothing drawn at this position".
 SPINEGPU_CONST k_no_attachment = 0xFFFFu;
 // Section offset meaning "this character packs no such section".
