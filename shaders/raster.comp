@@ -3,7 +3,7 @@
 // part of the chip (an H200 shades with a few of its multiprocessors; its compute has all of them). One workgroup
 // per 16x16-pixel tile, one thread per pixel, the pixel's colour kept in a register from the clear to the store.
 //
-// The tile's characters come from its bitset (bin.comp) in character order, which is draw order. For each, the
+// The tile's characters come from its bitset (triangles.comp) in character order, which is draw order. For each, the
 // workgroup takes the character's triangles (set up by triangles.comp) 512 at a time, two per thread, keeps
 // those whose pixel box meets the tile, and compacts them into shared memory in order with their edge functions at
 // the tile's first pixel centre; then every thread walks the kept triangles in order and blends each one that covers
@@ -20,12 +20,12 @@ layout(local_size_x = 16, local_size_y = 16) in;  // k_tile_size
 layout(std430, set = 0, binding = 6) readonly buffer Characters { GpuCharacter characters[]; };
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 layout(set = 0, binding = 11) uniform sampler2DArray pages;
-layout(std430, set = 0, binding = 14) readonly buffer TileBits { uint tile_bits[]; };
+layout(std430, set = 0, binding = 13) readonly buffer TileBits { uint tile_bits[]; };
 // [0]: covered pixels shaded this frame (all tiles), for the statistics.
-layout(std430, set = 0, binding = 15) buffer Counters { uint counters[]; };
-layout(set = 0, binding = 16, rgba8) uniform writeonly image2D target;
-layout(std430, set = 0, binding = 17) readonly buffer Triangles { GpuTriangle triangles[]; };
-layout(std430, set = 0, binding = 18) readonly buffer TriangleBoxes { uvec2 triangle_boxes[]; };
+layout(std430, set = 0, binding = 14) buffer Counters { uint counters[]; };
+layout(set = 0, binding = 15, rgba8) uniform writeonly image2D target;
+layout(std430, set = 0, binding = 16) readonly buffer Triangles { GpuTriangle triangles[]; };
+layout(std430, set = 0, binding = 17) readonly buffer TriangleBoxes { uvec2 triangle_boxes[]; };
 
 layout(push_constant) uniform PushBlock { GpuTilePush push; };
 
@@ -43,6 +43,7 @@ const uint k_candidates = 2u;  // triangles each thread tests per batch
 
 shared uint s_words[k_threads];    // a chunk of the tile's bitset
 shared uint s_word_mask[8];        // which of them are non-zero
+shared uint s_kept[k_threads];     // this round's kept triangles, in slot order
 shared uint s_keep_mask[8 * k_candidates];  // which candidates meet the tile (word j * 8 + w: candidate j)
 // Per kept triangle, in order. Narrow: per edge k, its value at the tile's first pixel centre and its steps per
 // pixel in x and y (rows 3k, 3k + 1, 3k + 2). Wide: the three snapped vertices (rows 0..5) and the top-left flags
@@ -214,9 +215,13 @@ void draw_character(uint c, ivec2 origin, ivec2 local, ivec2 pixel, inout uint d
                 if (tid < 64u) s_rows[tid] = 0u;
                 barrier();
             }
+            // The kept triangles' indices in slot order, then one thread per slot sets it up (so that the set-up
+            // work runs on as few subgroups as there are slots, not wherever the kept candidates happened to be).
             for (uint j = 0u; j < k_candidates; ++j)
                 if ((keep & (1u << j)) != 0u && rank[j] >= base && rank[j] < base + k_threads)
-                    write_entry(t0 + j * k_threads + tid, origin, rank[j] - base);
+                    s_kept[rank[j] - base] = t0 + j * k_threads + tid;
+            barrier();
+            if (tid < kept - base) write_entry(s_kept[tid], origin, tid);
             barrier();
             if (k_diagnose == 2u) shaded += min(kept - base, k_threads);
             else rasterize_slots(local, pixel, dst, shaded);

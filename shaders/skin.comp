@@ -4,8 +4,7 @@
 // position its place in the output), finds which clipping polygon applies to each position (the official
 // SkeletonClipping rules: a clipping attachment starts clipping unless one is active; it ends after its end slot
 // is drawn), then skins every visible vertex from the bones and writes it, with its colours and material, and the
-// triangles in draw order, and the character's world bounds (for the tile rasterizer's binning). Only visible
-// attachments reach the rasterizer.
+// triangles in draw order. Only visible attachments reach the rasterizer.
 #extension GL_GOOGLE_include_directive : require
 #include "bindings.glsl"
 #include "skinning.glsl"
@@ -14,8 +13,6 @@ layout(local_size_x = 64) in;
 
 layout(std430, set = 0, binding = 9) writeonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 layout(std430, set = 0, binding = 10) writeonly buffer OutIndices { uint out_indices[]; };
-// Per character: min x, min y, max x, max y of its skinned vertices (min > max: none).
-layout(std430, set = 0, binding = 13) writeonly buffer Bounds { vec4 bounds[]; };
 
 layout(push_constant) uniform Push { uint character_count; uint row_width; } push;
 
@@ -31,7 +28,6 @@ shared uint s_light[k_slot_capacity];
 shared uint s_dark[k_slot_capacity];
 shared uint s_scan_v[k_skin_workgroup];
 shared uint s_scan_i[k_skin_workgroup];
-shared vec4 s_bounds[k_skin_workgroup];
 
 uint draw_entry(uint draw_first, uint position) {
     uint word = words[draw_first + (position >> 1)];
@@ -116,7 +112,6 @@ void main() {
 
     // 3. Vertices: each thread takes every 64th vertex of the character and finds its position by binary search.
     uint total_v = s_vertex_base[slot_count];
-    vec4 box = vec4(3.0e38, 3.0e38, -3.0e38, -3.0e38);
     for (uint v = tid; v < total_v; v += k_skin_workgroup) {
         uint lo = 0u, hi = slot_count;  // last position whose base <= v
         while (hi - lo > 1u) {
@@ -141,18 +136,7 @@ void main() {
         o.material = (att.material & 0xFFFFu) | ((clip >> 16) << k_material_clip_count_shift);
         o.clip_first = ch.out_vertex_first + (clip & 0xFFFFu);
         out_vertices[ch.out_vertex_first + v] = o;
-        box = vec4(min(box.xy, world), max(box.zw, world));
     }
-    s_bounds[tid] = box;
-    barrier();
-    for (uint half_count = k_skin_workgroup / 2u; half_count > 0u; half_count >>= 1) {
-        if (tid < half_count) {
-            vec4 other = s_bounds[tid + half_count];
-            s_bounds[tid] = vec4(min(s_bounds[tid].xy, other.xy), max(s_bounds[tid].zw, other.zw));
-        }
-        barrier();
-    }
-    if (tid == 0u) bounds[c] = s_bounds[0];
 
     // 4. Triangles, in draw order.
     uint total_i = s_index_base[slot_count];

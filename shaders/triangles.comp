@@ -1,22 +1,27 @@
 #version 450
-// The tile rasterizer's triangle setup (RenderPath::gpu_tiles): one thread per triangle of the frame, after the
-// skinning pass. It places the vertices as draw.vert and the viewport transform do, snaps them to the raster's
-// 1/256-pixel grid, orients the triangle positively (y down), and writes what every tile the triangle touches
-// needs: the box of pixel centres it may cover, the snapped vertices, the top-left rule per edge, UV as a plane over
-// the placed (unsnapped) positions, as the raster pipeline interpolates it, and the first vertex's colours and
-// material (flat, as the draw's provoking vertex gives them).
+// The tile rasterizer's triangle setup and binning (RenderPath::gpu_tiles), after the skinning pass: one workgroup
+// per visible character, one thread per triangle. It places the vertices as draw.vert and the viewport transform
+// do, snaps them to the raster's 1/256-pixel grid, orients the triangle positively (y down), and writes what every
+// tile the triangle touches needs: the box of pixel centres it may cover, the snapped vertices, the top-left rule
+// per edge, UV as a plane over the placed (unsnapped) positions, as the raster pipeline interpolates it, and the
+// first vertex's colours and material (flat, as the draw's provoking vertex gives them). Then it sets the
+// character's bit in every tile that box touches. Bits are set with atomicOr, so the order of the work does not
+// matter: the rasterizer reads each tile's bits in character order, which is draw order.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
 #include "spinegpu/gpu/gpu_layout.h"
 
 layout(local_size_x = 64) in;  // k_triangle_workgroup
 
+layout(std430, set = 0, binding = 6) readonly buffer Characters { GpuCharacter characters[]; };
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 layout(std430, set = 0, binding = 10) readonly buffer OutIndices { uint out_indices[]; };
-layout(std430, set = 0, binding = 17) writeonly buffer Triangles { GpuTriangle triangles[]; };
+// Per tile (row-major), words_per_tile words: bit c of the bitset is visible character c.
+layout(std430, set = 0, binding = 13) buffer TileBits { uint tile_bits[]; };
+layout(std430, set = 0, binding = 16) writeonly buffer Triangles { GpuTriangle triangles[]; };
 // Per triangle, the box of pixel centres it may cover in the target: min x | min y << 16, max x | max y << 16
 // (min > max: none). Apart from the rest, so that the rasterizer's tests of every triangle read 8 bytes each.
-layout(std430, set = 0, binding = 18) writeonly buffer TriangleBoxes { uvec2 triangle_boxes[]; };
+layout(std430, set = 0, binding = 17) writeonly buffer TriangleBoxes { uvec2 triangle_boxes[]; };
 
 layout(push_constant) uniform PushBlock { GpuTilePush push; };
 
@@ -37,10 +42,9 @@ bool top_left(ivec2 a, ivec2 b) {
     return dy < 0 || (dy == 0 && dx > 0);
 }
 
-void main() {
-    uint t = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * k_triangle_workgroup +
-             gl_LocalInvocationID.x;
-    if (t >= push.index_total / 3u) return;
+// Sets up triangle t; returns its box of pixel centres in the target (min x, min y, max x, max y; min > max when it
+// covers none).
+ivec4 set_up(uint t) {
     uint i0 = out_indices[3u * t], i1 = out_indices[3u * t + 1u], i2 = out_indices[3u * t + 2u];
     GpuOutVertex o0 = out_vertices[i0], o1 = out_vertices[i1], o2 = out_vertices[i2];
     vec2 f0 = placed(o0), f1 = placed(o1), f2 = placed(o2);
@@ -55,7 +59,8 @@ void main() {
     // Pixels whose centres lie in the bounding box, within the target; none for a triangle without area.
     ivec2 lo = max((min(min(v0, v1), v2) - 128 + 255) >> 8, ivec2(0));
     ivec2 hi = min((max(max(v0, v1), v2) - 128) >> 8, ivec2(push.width, push.height) - 1);
-    if (area == 0l || lo.x > hi.x || lo.y > hi.y) triangle_boxes[t] = uvec2(0xFFFFu, 0u);
+    if (area == 0l) lo.x = hi.x + 1;
+    if (lo.x > hi.x || lo.y > hi.y) triangle_boxes[t] = uvec2(0xFFFFu, 0u);
     else triangle_boxes[t] = uvec2(uint(lo.x) | uint(lo.y) << 16, uint(hi.x) | uint(hi.y) << 16);
     r.x0 = v0.x;
     r.y0 = v0.y;
@@ -86,4 +91,23 @@ void main() {
     r.clip_first = o0.clip_first;
     r.flags = (top_left(v0, v1) ? 1u : 0u) | (top_left(v1, v2) ? 2u : 0u) | (top_left(v2, v0) ? 4u : 0u);
     triangles[t] = r;
+    return ivec4(lo, hi);
+}
+
+void main() {
+    uint c = gl_WorkGroupID.x + gl_WorkGroupID.y * push.row_width;
+    if (c >= push.character_count) return;
+    uint first = characters[c].out_index_first / 3u;
+    uint end = (c + 1u < push.character_count ? characters[c + 1u].out_index_first : push.index_total) / 3u;
+    uint word = c >> 5, bit = 1u << (c & 31u);
+    for (uint t = first + gl_LocalInvocationID.x; t < end; t += k_triangle_workgroup) {
+        ivec4 box = set_up(t);
+        if (box.x > box.z || box.y > box.w) continue;
+        ivec4 tiles = box / int(k_tile_size);
+        for (int y = tiles.y; y <= tiles.w; ++y)
+            for (int x = tiles.x; x <= tiles.z; ++x) {
+                uint i = (uint(y) * push.tiles_x + uint(x)) * push.words_per_tile + word;
+                if ((tile_bits[i] & bit) == 0u) atomicOr(tile_bits[i], bit);  // most are set already
+            }
+    }
 }

@@ -79,21 +79,15 @@ void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescript
     if (m.statistics != VK_NULL_HANDLE) vkCmdEndQuery(cb, m.statistics, m.frame_index);
 }
 
-// Records the tile rasterizer: binning (each visible character's bit in the tiles its bounds touch) and the triangle
-// setup, then one workgroup per tile, writing every pixel of the target; the target ends ready for readback, as
+// Records the tile rasterizer: the triangle setup (which also sets each visible character's bit in the tiles its
+// triangles touch), then one workgroup per tile, writing every pixel of the target; the target ends ready for readback, as
 // after the render pass.
 void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, const GpuTilePush& push) {
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
     vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     if (push.character_count > 0) {
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.bin_pipeline);
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.triangle_pipeline);
         vkCmdDispatch(cb, push.row_width, (push.character_count + push.row_width - 1) / push.row_width, 1);
-        const std::uint32_t groups = (push.index_total / 3 + k_triangle_workgroup - 1) / k_triangle_workgroup;
-        if (groups > 0) {
-            const std::uint32_t row = std::min<std::uint32_t>(groups, 65535);
-            vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.triangle_pipeline);
-            vkCmdDispatch(cb, row, (groups + row - 1) / row, 1);
-        }
         VkMemoryBarrier binned{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         binned.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
         binned.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
@@ -221,7 +215,7 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             &influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
             &f.characters, &f.bones, &f.words,
             path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
-            &vertex_owners, &f.bounds, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes};
+            &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes};
         std::array<VkDescriptorBufferInfo, b_count> infos{};
         std::array<VkWriteDescriptorSet, b_count> writes{};
         std::uint32_t count = 0;
@@ -407,8 +401,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     }
     if (path == RenderPath::gpu || tiles) {
         for (auto [buffer, bytes] :
-             {std::pair{&f.gpu_vertices, out_vertex_bytes}, std::pair{&f.gpu_indices, out_index_bytes},
-              std::pair{&f.bounds, std::uint64_t{visible} * 16}})
+             {std::pair{&f.gpu_vertices, out_vertex_bytes}, std::pair{&f.gpu_indices, out_index_bytes}})
             if (Result<bool> r = fit_buffer(c, *buffer, bytes); !r) return r.error();
     } else if (path == RenderPath::cpu) {
         for (auto [buffer, bytes] :

@@ -17,11 +17,11 @@
 
 namespace spinegpu::gpu {
 
-// Descriptor bindings (shaders/bindings.glsl, skin.comp, draw.vert, draw.frag, bin.comp, raster.comp).
+// Descriptor bindings (shaders/bindings.glsl, skin.comp, draw.vert, draw.frag, triangles.comp, raster.comp).
 enum Binding : std::uint32_t {
     b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
     b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
-    b_bounds, b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_count
+    b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_count
 };
 
 struct SkeletonTypeEntry {
@@ -41,7 +41,6 @@ struct FrameSlot {
     GpuBuffer characters, bones, words;   // packed poses (host visible, mapped)
     GpuBuffer cpu_vertices, cpu_indices;  // CPU path output (host visible, mapped)
     GpuBuffer gpu_vertices, gpu_indices;  // skinning pass output (device local)
-    GpuBuffer bounds;                     // skinning pass output: each visible character's world bounds
     GpuBuffer tile_bits;                  // RenderPath::gpu_tiles: per tile, a bit per visible character
     GpuBuffer counters;                   // RenderPath::gpu_tiles: pixels shaded (host visible)
     GpuBuffer triangles, triangle_boxes;  // RenderPath::gpu_tiles: every triangle set up, and its pixel box
@@ -66,7 +65,7 @@ struct Renderer::Impl {
     VkPipeline small_skin_pipeline = VK_NULL_HANDLE;  // the skinning pass for types of <= k_small_slot_capacity slots
     VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
     // RenderPath::gpu_tiles, when the device has shaderInt64.
-    VkPipeline bin_pipeline = VK_NULL_HANDLE, triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
+    VkPipeline triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
     VkRenderPass render_pass = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
     VkCommandPool command_pool = VK_NULL_HANDLE;

@@ -32,7 +32,7 @@ Renderer::Impl::~Impl() {
     vkDeviceWaitIdle(d);
     for (FrameSlot& f : frames) {
         for (GpuBuffer* b : {&f.characters, &f.bones, &f.words, &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices,
-                             &f.gpu_indices, &f.bounds, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes})
+                             &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes})
             destroy_buffer(*context, *b);
         if (f.fence != VK_NULL_HANDLE) vkDestroyFence(d, f.fence, nullptr);
     }
@@ -55,7 +55,6 @@ Renderer::Impl::~Impl() {
     if (small_skin_pipeline) vkDestroyPipeline(d, small_skin_pipeline, nullptr);
     if (draw_pipeline) vkDestroyPipeline(d, draw_pipeline, nullptr);
     if (collapse_pipeline) vkDestroyPipeline(d, collapse_pipeline, nullptr);
-    if (bin_pipeline) vkDestroyPipeline(d, bin_pipeline, nullptr);
     if (raster_pipeline) vkDestroyPipeline(d, raster_pipeline, nullptr);
     if (triangle_pipeline) vkDestroyPipeline(d, triangle_pipeline, nullptr);
     if (compute_layout) vkDestroyPipelineLayout(d, compute_layout, nullptr);
@@ -100,7 +99,6 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), small_skin_pipeline, k_small_slot_capacity); !r)
         return r;
     if (context->shader_int64) {
-        if (Result<void> r = make_compute_pipeline(bin_comp_spirv(), bin_pipeline); !r) return r;
         if (Result<void> r = make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline); !r) return r;
         // Diagnostics: SPINEGPU_DIAGNOSE_TILES=1..3 builds the tile rasterizer with parts left out (raster.comp).
         const char* diagnose = std::getenv("SPINEGPU_DIAGNOSE_TILES");
@@ -312,14 +310,13 @@ Result<void> Renderer::Impl::create_frames() {
         f.cpu_indices.host_visible = true;
         f.gpu_vertices.usage = storage;
         f.gpu_indices.usage = storage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
-        f.bounds.usage = storage;
         f.tile_bits.usage = storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
         f.counters.usage = storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
         f.counters.host_visible = true;
         f.triangles.usage = storage;
         f.triangle_boxes.usage = storage;
         for (GpuBuffer* b : {&f.characters, &f.bones, &f.words, &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices,
-                             &f.gpu_indices, &f.bounds, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes})
+                             &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes})
             if (Result<bool> made = fit_buffer(*context, *b, 4096); !made) return made.error();
     }
     return {};

@@ -15,9 +15,6 @@ const std::uint32_t k_draw_frag[] = {
 const std::uint32_t k_collapse_vert[] = {
 #include "collapse.vert.inc"
 };
-const std::uint32_t k_bin_comp[] = {
-#include "bin.comp.inc"
-};
 const std::uint32_t k_raster_comp[] = {
 #include "raster.comp.inc"
 };
@@ -26,7 +23,6 @@ const std::uint32_t k_triangles_comp[] = {
 };
 }  // namespace
 
-std::span<const std::uint32_t> bin_comp_spirv() { return k_bin_comp; }
 std::span<const std::uint32_t> raster_comp_spirv() { return k_raster_comp; }
 std::span<const std::uint32_t> triangles_comp_spirv() { return k_triangles_comp; }
 std::span<const std::uint32_t> collapse_vert_spirv() { return k_collapse_vert; }

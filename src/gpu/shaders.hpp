@@ -11,7 +11,6 @@ std::span<const std::uint32_t> skin_comp_spirv();
 std::span<const std::uint32_t> draw_vert_spirv();
 std::span<const std::uint32_t> draw_frag_spirv();
 std::span<const std::uint32_t> collapse_vert_spirv();
-std::span<const std::uint32_t> bin_comp_spirv();
 std::span<const std::uint32_t> raster_comp_spirv();
 std::span<const std::uint32_t> triangles_comp_spirv();
 

@@ -66,8 +66,8 @@ const StructLayout* find_layout(const std::vector<StructLayout>& layouts, const 
     return nullptr;
 }
 
-const char* const k_shaders[] = {"skin.comp",  "draw.vert",  "draw.frag",     "collapse.vert",
-                                 "bin.comp",   "raster.comp", "triangles.comp"};
+const char* const k_shaders[] = {"skin.comp", "draw.vert", "draw.frag", "collapse.vert", "raster.comp",
+                                 "triangles.comp"};
 
 // The compiled shaders: the build's (SPINEGPU_SHADER_DIR), or $SPINEGPU_SHADER_DIR when set.
 std::string shader_dir() {
@@ -156,7 +156,7 @@ TEST(GpuLayout, push_constant_blocks_have_the_sizes_the_renderer_pushes) {
     // sizeof(GpuTilePush) bytes for compute and 20 for the draw.
     const std::map<std::string, std::uint32_t> expected{
         {"skin.comp", 8},      {"draw.vert", 20},         {"draw.frag", 20},
-        {"collapse.vert", 20}, {"bin.comp", sizeof(GpuTilePush)}, {"raster.comp", sizeof(GpuTilePush)},
+        {"collapse.vert", 20}, {"raster.comp", sizeof(GpuTilePush)},
         {"triangles.comp", sizeof(GpuTilePush)}};
     for (const auto& [name, size] : expected) {
         ReflectedShader shader;
@@ -167,10 +167,9 @@ TEST(GpuLayout, push_constant_blocks_have_the_sizes_the_renderer_pushes) {
 }
 
 TEST(GpuLayout, compute_workgroups_are_the_shared_constants) {
-    // The skinning pass's prefix sum, the binning and triangle passes' dispatch sizes and the tile rasterizer's
+    // The skinning pass's prefix sum, the triangle pass's dispatch size and the tile rasterizer's
     // pixel-per-thread mapping assume them.
     const std::map<std::string, std::uint32_t> expected{{"skin.comp", k_skin_workgroup},
-                                                        {"bin.comp", k_bin_workgroup},
                                                         {"triangles.comp", k_triangle_workgroup},
                                                         {"raster.comp", k_tile_size}};
     for (const auto& [name, size] : expected) {
@@ -186,7 +185,7 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
         {"Attachments", b_attachments}, {"Types", b_types},               {"SlotSetups", b_slot_setups},
         {"Characters", b_characters}, {"Bones", b_bones},                 {"Words", b_words},
         {"OutVertices", b_out_vertices}, {"OutIndices", b_out_indices}, {"VertexOwners", b_vertex_owners},
-        {"Bounds", b_bounds},           {"TileBits", b_tile_bits},     {"Counters", b_counters},
+        {"TileBits", b_tile_bits},      {"Counters", b_counters},
         {"Triangles", b_triangles},     {"TriangleBoxes", b_triangle_boxes}};
     const std::map<std::string, Binding> images{{"pages", b_pages}, {"target", b_target}};
     std::set<std::string> seen;

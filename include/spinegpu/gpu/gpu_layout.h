@@ -16,7 +16,7 @@
 //                    colour and deform sections, holding only the slots that colour and deform timelines animate
 // Output of the skinning pass (or of the CPU path), read by the draw:
 //   GpuOutVertex     a world-space vertex with its UV, colours and material
-// The tile rasterizer (RenderPath::gpu_tiles: bin.comp, raster.comp):
+// The tile rasterizer (RenderPath::gpu_tiles: triangles.comp, raster.comp):
 //   GpuTilePush      its push constants: camera, target, tile grid and frame totals
 //   GpuTriangle      a triangle set up for it once per frame (triangles.comp): snapped vertices, UV plane, colours
 //                    and material; its pixel box goes to a compact array of its own (two words: min, max)
@@ -37,9 +37,8 @@ SPINEGPU_CONST k_skin_workgroup = 64u;
 // Pixels per side of a tile of the tile rasterizer (raster.comp: one workgroup of k_tile_size^2 threads per tile,
 // one pixel each).
 SPINEGPU_CONST k_tile_size = 16u;
-// Threads per workgroup of the binning pass (bin.comp): one workgroup per character.
-SPINEGPU_CONST k_bin_workgroup = 64u;
-// Threads per workgroup of the triangle setup pass (triangles.comp): one thread per triangle.
+// Threads per workgroup of the triangle setup pass (triangles.comp): one workgroup per character, one thread per
+// triangle.
 SPINEGPU_CONST k_triangle_workgroup = 64u;
 // GpuTriangle::flags: the top-left rule holds for edge k (vertex k to k + 1) when bit k is set.
 SPINEGPU_CONST k_triangle_top_left_mask = 7u;
@@ -143,7 +142,7 @@ struct GpuTilePush {
     uint character_count;   // visible characters this frame
     uint index_total;       // triangle indices this frame (the end of the last character's triangles)
     uint background;        // the target's clear colour, premultiplied RGBA8
-    uint row_width;         // binning pass: characters per row of the dispatch grid
+    uint row_width;         // triangle setup pass: characters per row of the dispatch grid
 };
 
 struct GpuTriangle {
