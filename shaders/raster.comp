@@ -191,8 +191,8 @@ void draw_character(uint c, ivec2 origin, ivec2 local, ivec2 pixel, inout uint d
     uint end = (c + 1u < push.character_count ? characters[c + 1u].out_index_first : push.index_total) / 3u;
     for (uint t0 = first; t0 < end; t0 += k_candidates * k_threads) {
         if (tid < k_candidates * 8u) s_keep_mask[tid] = 0u;
-        if (tid < 64u) s_rows[tid] = 0u;
-        barrier();  // also: every thread is done with the previous batch's slots
+        barrier();  // also: every thread is done with the previous batch's slots and row masks
+        if (tid < 64u) s_rows[tid] = 0u;  // (written again only after two more barriers)
         uint keep = 0u;  // bit j: candidate t0 + j * 256 + tid meets the tile
         for (uint j = 0u; j < k_candidates; ++j) {
             uint t = t0 + j * k_threads + tid;
