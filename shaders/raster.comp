@@ -3,14 +3,19 @@
 // part of the chip (an H200 shades with a few of its multiprocessors; its compute has all of them). One workgroup
 // per 16x16-pixel tile, one thread per pixel, the pixel's colour kept in a register from the clear to the store.
 //
-// The tile's characters come from its bitset (triangles.comp) in character order, which is draw order. For each, the
-// workgroup takes the character's triangles (set up by triangles.comp) 512 at a time, two per thread, keeps
-// those whose pixel box meets the tile, and compacts them into shared memory in order with their edge functions at
-// the tile's first pixel centre; then every thread walks the kept triangles in order and blends each one that covers
-// its pixel centre. Coverage is exact integer edge functions with the top-left rule on the snapped vertices, so
-// the tile rasterizer covers what the raster pipeline covers. Shading is shading.glsl's; the blend
+// The tile's characters come from its bitset (set by triangles.comp) in character order, which is draw order. For
+// each, the workgroup takes the character's triangles (set up by triangles.comp) 512 at a time, two per thread,
+// keeps those whose pixel box meets the tile, and sets them up in shared memory in order (one thread per kept
+// triangle) with their edge functions at the tile's first pixel centre and a mask per pair of rows. Then every
+// thread walks the kept triangles of its rows in order, queues the ones that cover its pixel centre and shades the
+// queue (see rasterize_slots). Coverage is exact integer edge functions with the top-left rule on the snapped
+// vertices, so the tile rasterizer covers what the raster pipeline covers. Shading is shading.glsl's; the blend
 // dst = src0 + dst * src1 is done here in 8-bit arithmetic, as a raster pipeline blends into an 8-bit target
 // (lavapipe's blender exactly; hardware blenders may keep more bits inside one blend).
+//
+// Shared memory is synchronised by barriers at fixed points of every batch (draw_character); where an array is
+// cleared or written says which barrier makes it safe. All loops around barriers run the same number of times in
+// every thread (their bounds come from shared memory or push constants).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
 #include "spinegpu/gpu/gpu_layout.h"

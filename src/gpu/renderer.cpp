@@ -80,8 +80,8 @@ void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescript
 }
 
 // Records the tile rasterizer: the triangle setup (which also sets each visible character's bit in the tiles its
-// triangles touch), then one workgroup per tile, writing every pixel of the target; the target ends ready for readback, as
-// after the render pass.
+// triangles touch), then one workgroup per tile, writing every pixel of the target; the target ends ready for
+// readback, as after the render pass.
 void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, const GpuTilePush& push) {
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
     vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
