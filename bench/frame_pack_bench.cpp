@@ -77,15 +77,6 @@ std::string example(const std::string& relative) {
     return std::string(env && *env ? env : SPINEGPU_EXAMPLES_DIR) + "/" + relative;
 }
 
-// The setup pose's height in world units (at least 1), to size characters on screen.
-float setup_height(const SkeletonData& data, const AtlasBinding& binding) {
-    SkeletonPose pose = create_pose(data);
-    set_to_setup_pose(pose);
-    update_world_transform(pose, Physics::update);
-    float x, y, w, h;
-    if (!skeleton_bounds(pose, binding, x, y, w, h) || h < 1) return 1;
-    return h;
-}
 
 // Loads the skeleton and builds its bind form; false with scene.error set on failure.
 bool load_type(Scene& s) {
@@ -121,7 +112,7 @@ void pose_crowd(Scene& s, std::size_t count) {
         state.entry(id)->track_time = duration * static_cast<double>(random() % 1000) / 1000.0;
         state.notifications.clear();
     }
-    const float scale = k_character_pixels / setup_height(s.data, s.binding);
+    const float scale = k_character_pixels / setup_pose_height(s.data, s.binding);
     std::mt19937 place(k_seed + 1);
     for (SkeletonPose& pose : s.crowd.poses()) {
         pose.x = static_cast<float>(place() % k_width) / scale;

@@ -149,4 +149,13 @@ bool skeleton_bounds(const SkeletonPose& pose, const AtlasBinding& binding, floa
     return true;
 }
 
+float setup_pose_height(const SkeletonData& data, const AtlasBinding& binding) {
+    SkeletonPose pose = create_pose(data);
+    set_to_setup_pose(pose);
+    update_world_transform(pose, Physics::update);
+    float x, y, w, h;
+    if (!skeleton_bounds(pose, binding, x, y, w, h) || h < 1) return 1;
+    return h;
+}
+
 }  // namespace spinegpu

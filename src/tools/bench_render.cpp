@@ -21,15 +21,6 @@ namespace {
 constexpr double k_vertex_rate = 1.07e9;
 constexpr double k_fill_rate = 12.3e9;
 
-// The setup pose's height in world units (at least 1), to size characters on screen.
-float setup_height(const SkeletonData& data, const AtlasBinding& binding) {
-    SkeletonPose pose = create_pose(data);
-    set_to_setup_pose(pose);
-    update_world_transform(pose, Physics::update);
-    float x, y, w, h;
-    if (!skeleton_bounds(pose, binding, x, y, w, h) || h < 1) return 1;
-    return h;
-}
 
 }  // namespace
 
@@ -53,7 +44,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
 
     // The view: world units scaled so that a character is about 64 px tall; characters placed with their origin
     // anywhere in it (the lowest 64 px left free), facing either way.
-    const float height = setup_height(*setup.data, *setup.binding);
+    const float height = setup_pose_height(*setup.data, *setup.binding);
     const gpu::Camera2D camera{setup.character_pixels / height, 0, static_cast<float>(setup.height)};
     Crowd crowd = make_crowd(*setup.data, count);
     std::mt19937 random(k_seed + 1);

@@ -68,6 +68,12 @@ std::unique_ptr<DrawableType> load_drawable(const std::string& skeleton, const s
     return out;
 }
 
+// Adds an example skeleton to the renderer as a skeleton type (its page images move into the renderer).
+Result<std::uint32_t> add_type(Renderer& renderer, DrawableType& drawable, const std::string& name) {
+    return renderer.add_skeleton_type(drawable.loaded->data, drawable.loaded->atlas, drawable.loaded->binding,
+                                      std::move(drawable.pages), name);
+}
+
 // A camera that fits the pose's bounds into the target with a margin.
 Camera2D fit(const SkeletonPose& pose, const AtlasBinding& binding) {
     float x = 0, y = 0, w = 0, h = 0;
@@ -139,8 +145,7 @@ TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
     auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas");
     ASSERT_NE(spineboy, nullptr);
     const SkeletonData& data = spineboy->loaded->data;
-    Result<std::uint32_t> type = renderer->add_skeleton_type(data, spineboy->loaded->atlas, spineboy->loaded->binding,
-                                                             std::move(spineboy->pages), "spineboy-pro");
+    Result<std::uint32_t> type = add_type(*renderer, *spineboy, "spineboy-pro");
     ASSERT_TRUE(type.ok()) << type.error().message();
     // Forty overlapping characters, some tinted and translucent: many characters per tile, whose order must hold.
     std::vector<std::unique_ptr<Player>> players;
@@ -179,8 +184,7 @@ TEST(Renderer, draws_spineboy_on_both_paths_without_validation_messages) {
     auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas");
     ASSERT_NE(spineboy, nullptr);
     const SkeletonData& data = spineboy->loaded->data;
-    Result<std::uint32_t> type = renderer->add_skeleton_type(data, spineboy->loaded->atlas, spineboy->loaded->binding,
-                                                             std::move(spineboy->pages), "spineboy-pro");
+    Result<std::uint32_t> type = add_type(*renderer, *spineboy, "spineboy-pro");
     ASSERT_TRUE(type.ok()) << type.error().message();
     Player player(data, k_none, data.animation_names.find("walk"));
     for (int i = 0; i < 10; ++i) player.step(1.0 / 60);
@@ -213,8 +217,7 @@ TEST(Renderer, vertex_shader_path_draws_the_pixels_of_the_skinning_pass) {
     auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas");
     ASSERT_NE(spineboy, nullptr);
     const SkeletonData& data = spineboy->loaded->data;
-    Result<std::uint32_t> type = renderer->add_skeleton_type(data, spineboy->loaded->atlas, spineboy->loaded->binding,
-                                                             std::move(spineboy->pages), "spineboy-pro");
+    Result<std::uint32_t> type = add_type(*renderer, *spineboy, "spineboy-pro");
     ASSERT_TRUE(type.ok()) << type.error().message();
     // Two characters overlapping, one tinted: the per-type instanced draw must keep their order.
     Player a(data, k_none, data.animation_names.find("run")), b(data, k_none, data.animation_names.find("shoot"));
@@ -249,13 +252,9 @@ TEST(Renderer, draws_characters_of_two_types_in_one_frame) {
     ASSERT_NE(goblins, nullptr);
     const SkeletonData& boy = spineboy->loaded->data;
     const SkeletonData& goblin = goblins->loaded->data;
-    Result<std::uint32_t> boy_type = renderer->add_skeleton_type(boy, spineboy->loaded->atlas,
-                                                                 spineboy->loaded->binding, std::move(spineboy->pages),
-                                                                 "spineboy-pro");
+    Result<std::uint32_t> boy_type = add_type(*renderer, *spineboy, "spineboy-pro");
     ASSERT_TRUE(boy_type.ok()) << boy_type.error().message();
-    Result<std::uint32_t> goblin_type = renderer->add_skeleton_type(goblin, goblins->loaded->atlas,
-                                                                    goblins->loaded->binding,
-                                                                    std::move(goblins->pages), "goblins-pro");
+    Result<std::uint32_t> goblin_type = add_type(*renderer, *goblins, "goblins-pro");
     ASSERT_TRUE(goblin_type.ok()) << goblin_type.error().message();
     EXPECT_NE(*boy_type, *goblin_type);
 
@@ -288,14 +287,11 @@ TEST(Renderer, add_skeleton_type_after_the_first_frame_fails) {
     auto late = load_drawable("spineboy/spineboy-ess.skel", "spineboy/spineboy.atlas");
     ASSERT_NE(spineboy, nullptr);
     ASSERT_NE(late, nullptr);
-    Result<std::uint32_t> type = renderer->add_skeleton_type(spineboy->loaded->data, spineboy->loaded->atlas,
-                                                             spineboy->loaded->binding, std::move(spineboy->pages),
-                                                             "spineboy-ess");
+    Result<std::uint32_t> type = add_type(*renderer, *spineboy, "spineboy-ess");
     ASSERT_TRUE(type.ok()) << type.error().message();
     Result<FrameStats> frame = renderer->draw({}, Camera2D{}, k_width, k_height, k_background, RenderPath::gpu);
     ASSERT_TRUE(frame.ok()) << frame.error().message();
-    Result<std::uint32_t> again = renderer->add_skeleton_type(late->loaded->data, late->loaded->atlas,
-                                                              late->loaded->binding, std::move(late->pages), "late");
+    Result<std::uint32_t> again = add_type(*renderer, *late, "late");
     ASSERT_FALSE(again.ok());
     EXPECT_NE(again.error().message().find("before the first frame"), std::string::npos) << again.error().message();
     // The renderer still draws the type it has.

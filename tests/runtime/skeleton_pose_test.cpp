@@ -202,6 +202,19 @@ TEST(SkeletonPose, bounds_match_the_official_get_bounds) {
     }
 }
 
+// The setup pose's height is the height of the official bounds above (spineboy 686.2); a skeleton that shows
+// nothing in its setup pose gets 1, so that tools can divide by it.
+TEST(SkeletonPose, setup_pose_height_is_the_setup_bounds_height_or_one) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    auto loaded = load("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas");
+    ASSERT_TRUE(loaded);
+    EXPECT_NEAR(setup_pose_height(loaded->data, loaded->binding), 686.2022811153763, 1e-2);
+    Result<SkeletonData> empty =
+        load_skeleton_json(R"({"skeleton": {"spine": "4.2.43"}, "bones": [{"name": "root"}]})", "empty.json");
+    ASSERT_TRUE(empty.ok()) << empty.error().message();
+    EXPECT_EQ(setup_pose_height(*empty, AtlasBinding{}), 1.0f);
+}
+
 // goblins/goblins-pro.skel skin=goblin setup [skin=goblingirl]: the slots showing the old skin's attachments get the
 // new skin's attachment of the same name (head: the goblin's mesh, then goblingirl's region); attachments of the
 // default skin (left-hand-item's spear) stay. Without a previous skin (skin=goblingirl alone), the new skin's setup

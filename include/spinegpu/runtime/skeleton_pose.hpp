@@ -216,4 +216,8 @@ void compute_vertex_attachment_world(const SkeletonPose& pose, Index slot, Index
 // clipper). Writes the lower-left corner and size and returns true; returns false (all four 0) when nothing is shown.
 bool skeleton_bounds(const SkeletonPose& pose, const AtlasBinding& binding, float& x, float& y, float& w, float& h);
 
+// The height of the skeleton's setup pose in world units (skeleton_bounds after the setup pose and a world update),
+// at least 1: what tools scale by to show characters a given number of pixels tall.
+float setup_pose_height(const SkeletonData& data, const AtlasBinding& binding);
+
 }  // namespace spinegpu
