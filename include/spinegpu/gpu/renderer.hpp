@@ -2,8 +2,8 @@
 // only poses cross the bus (frame_packer.hpp); a compute pass skins the visible attachments of every character in
 // its current draw order and one indexed draw, in one pipeline (dual-source blending covers the four Spine blend
 // modes), draws them all, in the order given; or a tile rasterizer in compute does that draw (RenderPath::gpu_tiles).
-// The CPU path draws the same frame from world vertices computed by
-// the runtime on the CPU (cpu_path.hpp). Headless: it draws into its own offscreen target, read back on request.
+// The CPU path draws the same frame from world vertices computed by the runtime on the CPU (cpu_path.hpp).
+// Headless: it draws into its own offscreen target, read back on request.
 //
 // Works on hardware drivers and on Mesa's lavapipe: no descriptor indexing (all atlas pages of all types share one
 // 2D array texture), storage buffers under 128 MiB per binding for moderate crowds.
