@@ -20,7 +20,9 @@ const char* const k_usage =
     "  render --skeleton S --atlas A (--animation NAME | --schedule FILE) --width W --height H\n"
     "         (--camera SCALE,OX,OY | --fit) [--path gpu|cpu|gpu-vertex|gpu-tiles] --out FILE.png\n"
     "                                           draw a pose (see README); render --scene draws a crowd\n"
-    "  demo [--export DIR]                      load and describe the embedded demo rig\n"
+    "  demo [--out DIR] [--characters N] [--frames F] [--device NAME] [--validation]\n"
+    "                                           draw a crowd of the embedded demo rig, with timings\n"
+    "  demo --export DIR                        write the embedded demo rig's files\n"
     "  help                                     this text\n";
 
 }  // namespace
