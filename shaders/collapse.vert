@@ -7,6 +7,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "bindings.glsl"
 #include "skinning.glsl"
+#include "camera.glsl"
 
 layout(std430, set = 0, binding = 12) readonly buffer VertexOwners { uint vertex_owner[]; };
 
@@ -41,8 +42,8 @@ void main() {
     vec2 world = skin_vertex(ch, att, bv, local, slot_deform(ch, type, slot));
     uint light, dark;
     slot_colors(ch, type, slot, light, dark);
-    vec2 pixel = vec2(camera.ox + camera.scale * world.x, camera.oy - camera.scale * world.y);
-    gl_Position = vec4(pixel / vec2(camera.width, camera.height) * 2.0 - 1.0, 0.0, 1.0);
+    vec2 pixel = camera_pixel(world, camera.scale, camera.ox, camera.oy);
+    gl_Position = vec4(pixel_ndc(pixel, vec2(camera.width, camera.height)), 0.0, 1.0);
     v_uv = vec2(bv.u, bv.v);
     v_light = unpackUnorm4x8(mul_rgba8(mul_rgba8(ch.tint, light), att.color));
     v_dark = unpackUnorm4x8(dark).rgb;

@@ -6,6 +6,7 @@
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 layout(set = 0, binding = 11) uniform sampler2DArray pages;
 
+#include "camera.glsl"
 #include "shading.glsl"
 
 layout(push_constant) uniform Camera { float scale, ox, oy, width, height; } camera;

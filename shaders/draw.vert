@@ -3,6 +3,7 @@
 // coordinates to the target with the 2D camera: px = ox + scale * x, py = oy - scale * y.
 #extension GL_GOOGLE_include_directive : require
 #include "spinegpu/gpu/gpu_layout.h"
+#include "camera.glsl"
 
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 
@@ -16,8 +17,8 @@ layout(location = 4) flat out uint v_clip_first;
 
 void main() {
     GpuOutVertex o = out_vertices[gl_VertexIndex];
-    vec2 pixel = vec2(camera.ox + camera.scale * o.x, camera.oy - camera.scale * o.y);
-    gl_Position = vec4(pixel / vec2(camera.width, camera.height) * 2.0 - 1.0, 0.0, 1.0);
+    vec2 pixel = camera_pixel(vec2(o.x, o.y), camera.scale, camera.ox, camera.oy);
+    gl_Position = vec4(pixel_ndc(pixel, vec2(camera.width, camera.height)), 0.0, 1.0);
     v_uv = vec2(o.u, o.v);
     v_light = unpackUnorm4x8(o.light);
     v_dark = unpackUnorm4x8(o.dark).rgb;

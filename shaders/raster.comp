@@ -39,6 +39,7 @@ layout(push_constant) uniform PushBlock { GpuTilePush push; };
 // tile's characters are found but not drawn.
 layout(constant_id = 0) const uint k_diagnose = 0u;
 
+#include "camera.glsl"
 #include "shading.glsl"
 #include "tile_grid.glsl"
 

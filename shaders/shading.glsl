@@ -1,5 +1,6 @@
 // What a covered pixel of a triangle adds to the target, shared by the draw (draw.frag) and the tile rasterizer
-// (raster.comp) so that both paths shade alike. Include after a declaration of `out_vertices` (GpuOutVertex[]).
+// (raster.comp) so that both paths shade alike. Include after a declaration of `out_vertices` (GpuOutVertex[]) and
+// after camera.glsl.
 //
 // Colour pipeline: pages are sampled as UNORM, so texels are filtered and blended in sRGB-encoded values, as the
 // official renderers do; premultiplied pages are un-premultiplied, so both kinds give straight texels. (DESIGN.md
@@ -17,10 +18,10 @@
 bool inside_clip(uint first, uint count, vec2 p, float scale, float ox, float oy) {
     bool inside = false;
     GpuOutVertex last = out_vertices[first + count - 1u];
-    vec2 b = vec2(ox + scale * last.x, oy - scale * last.y);
+    vec2 b = camera_pixel(vec2(last.x, last.y), scale, ox, oy);
     for (uint i = 0u; i < count; ++i) {
         GpuOutVertex o = out_vertices[first + i];
-        vec2 a = vec2(ox + scale * o.x, oy - scale * o.y);
+        vec2 a = camera_pixel(vec2(o.x, o.y), scale, ox, oy);
         if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x) inside = !inside;
         b = a;
     }

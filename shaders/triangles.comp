@@ -25,14 +25,14 @@ layout(std430, set = 0, binding = 17) writeonly buffer TriangleBoxes { uvec2 tri
 
 layout(push_constant) uniform PushBlock { GpuTilePush push; };
 
+#include "camera.glsl"
 #include "tile_grid.glsl"
 
 // A vertex's position in pixels as draw.vert and the viewport transform place it (kept within 2^21 pixels, so that
 // the grid positions fit 32 bits).
 vec2 placed(GpuOutVertex o) {
     vec2 size = vec2(push.width, push.height);
-    vec2 pixel = vec2(push.ox + push.scale * o.x, push.oy - push.scale * o.y);
-    vec2 ndc = pixel / size * 2.0 - 1.0;
+    vec2 ndc = pixel_ndc(camera_pixel(vec2(o.x, o.y), push.scale, push.ox, push.oy), size);
     return clamp(ndc * (size * 0.5) + size * 0.5, vec2(-2097152.0), vec2(2097152.0));
 }
 
