@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,31 @@ Result<std::uint32_t> add_type(Renderer& renderer, DrawableType& drawable, const
                                       std::move(drawable.pages), name);
 }
 
+// An example skeleton loaded and added to a renderer as a skeleton type.
+struct AddedType {
+    std::unique_ptr<DrawableType> drawable;  // keeps the skeleton data the renderer reads alive
+    std::uint32_t type = 0;
+    const SkeletonData& data() const { return drawable->loaded->data; }
+    const AtlasBinding& binding() const { return drawable->loaded->binding; }
+};
+
+// Loads an example skeleton and adds it to `renderer` as a type named `name`; nothing after recording a failure.
+std::optional<AddedType> load_type(Renderer& renderer, const std::string& skeleton, const std::string& atlas,
+                                   const std::string& name) {
+    AddedType out{load_drawable(skeleton, atlas)};
+    if (!out.drawable) {
+        ADD_FAILURE() << "cannot load " << skeleton;
+        return std::nullopt;
+    }
+    Result<std::uint32_t> type = add_type(renderer, *out.drawable, name);
+    if (!type) {
+        ADD_FAILURE() << type.error().message();
+        return std::nullopt;
+    }
+    out.type = *type;
+    return out;
+}
+
 // A camera that fits the pose's bounds into the target with a margin.
 Camera2D fit(const SkeletonPose& pose, const AtlasBinding& binding) {
     float x = 0, y = 0, w = 0, h = 0;
@@ -115,18 +141,17 @@ TEST(Renderer, empty_frame_is_the_background) {
     expect_no_validation_messages(*renderer);
 }
 
-// Draws `characters` through the raster pipeline (gpu path) and the tile rasterizer (gpu-tiles path) and returns
-// how many channels differ by more than 2/255; `drawn` gets the gpu path's pixels off the background and
-// `shaded` the tile path's count of shaded pixels.
-std::uint32_t tile_path_differences(Renderer& renderer, std::span<const CharacterDraw> characters,
-                                    const Camera2D& camera, std::uint32_t& drawn, std::uint64_t& shaded) {
+// Draws `characters` through the gpu path and through `other` and returns how many channels differ by more than
+// 2/255; `drawn` gets the gpu path's pixels off the background and `shaded` the other path's fragment count.
+std::uint32_t path_differences(Renderer& renderer, std::span<const CharacterDraw> characters, const Camera2D& camera,
+                               RenderPath other, std::uint32_t& drawn, std::uint64_t& shaded) {
     std::vector<Image> images;
-    for (RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles}) {
+    for (RenderPath path : {RenderPath::gpu, other}) {
         Result<FrameStats> frame = renderer.draw(characters, camera, k_width, k_height, k_background, path);
         EXPECT_TRUE(frame.ok()) << frame.error().message();
         if (!frame) return ~0u;
         Result<FrameStats> done = renderer.finish();
-        if (path == RenderPath::gpu_tiles && done) shaded = done->fragments;
+        if (path == other && done) shaded = done->fragments;
         Result<Image> image = renderer.read_back();
         EXPECT_TRUE(image.ok()) << image.error().message();
         if (!image) return ~0u;
@@ -142,11 +167,10 @@ std::uint32_t tile_path_differences(Renderer& renderer, std::span<const Characte
 TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas");
-    ASSERT_NE(spineboy, nullptr);
-    const SkeletonData& data = spineboy->loaded->data;
-    Result<std::uint32_t> type = add_type(*renderer, *spineboy, "spineboy-pro");
-    ASSERT_TRUE(type.ok()) << type.error().message();
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    ASSERT_TRUE(spineboy);
+    const SkeletonData& data = spineboy->data();
     // Forty overlapping characters, some tinted and translucent: many characters per tile, whose order must hold.
     std::vector<std::unique_ptr<Player>> players;
     std::vector<CharacterDraw> characters;
@@ -158,12 +182,13 @@ TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
         players.back()->pose.y = static_cast<float>((i / 8) * 60 - 120);
         update_world_transform(players.back()->pose, Physics::pose);
         const float shade = 0.5f + 0.5f * static_cast<float>(i % 3) / 2.0f;
-        characters.push_back({&players.back()->pose, *type, Color{1, shade, shade, i % 5 == 0 ? 0.6f : 1.0f}});
+        characters.push_back(
+            {&players.back()->pose, spineboy->type, Color{1, shade, shade, i % 5 == 0 ? 0.6f : 1.0f}});
     }
     std::uint32_t drawn = 0;
     std::uint64_t shaded = 0;
     const std::uint32_t differing =
-        tile_path_differences(*renderer, characters, Camera2D{0.12f, 80, 110}, drawn, shaded);
+        path_differences(*renderer, characters, Camera2D{0.12f, 80, 110}, RenderPath::gpu_tiles, drawn, shaded);
     EXPECT_GT(drawn, k_width * k_height / 4);
     EXPECT_GE(shaded, drawn) << "the tile rasterizer counts every covered pixel it shades";
     EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255";
@@ -172,7 +197,8 @@ TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
     // functions need 64 bits there.
     std::uint32_t close_drawn = 0;
     const std::uint32_t close_differing =
-        tile_path_differences(*renderer, {&characters[1], 1}, Camera2D{9.0f, -900, 1400}, close_drawn, shaded);
+        path_differences(*renderer, {&characters[1], 1}, Camera2D{9.0f, -900, 1400}, RenderPath::gpu_tiles,
+                         close_drawn, shaded);
     EXPECT_GT(close_drawn, k_width * k_height / 4);
     EXPECT_LE(close_differing, close_drawn / 1000) << "channels off by more than 2/255, close up";
     expect_no_validation_messages(*renderer);
@@ -181,15 +207,14 @@ TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
 TEST(Renderer, draws_spineboy_on_both_paths_without_validation_messages) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas");
-    ASSERT_NE(spineboy, nullptr);
-    const SkeletonData& data = spineboy->loaded->data;
-    Result<std::uint32_t> type = add_type(*renderer, *spineboy, "spineboy-pro");
-    ASSERT_TRUE(type.ok()) << type.error().message();
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    ASSERT_TRUE(spineboy);
+    const SkeletonData& data = spineboy->data();
     Player player(data, k_none, data.animation_names.find("walk"));
     for (int i = 0; i < 10; ++i) player.step(1.0 / 60);
-    const CharacterDraw character{&player.pose, *type, Color{}};
-    const Camera2D camera = fit(player.pose, spineboy->loaded->binding);
+    const CharacterDraw character{&player.pose, spineboy->type, Color{}};
+    const Camera2D camera = fit(player.pose, spineboy->binding());
     for (RenderPath path : {RenderPath::gpu, RenderPath::cpu}) {
         const char* name = path == RenderPath::gpu ? "gpu" : "cpu";
         Result<FrameStats> frame = renderer->draw({&character, 1}, camera, k_width, k_height, k_background, path);
@@ -214,49 +239,39 @@ TEST(Renderer, draws_spineboy_on_both_paths_without_validation_messages) {
 TEST(Renderer, vertex_shader_path_draws_the_pixels_of_the_skinning_pass) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas");
-    ASSERT_NE(spineboy, nullptr);
-    const SkeletonData& data = spineboy->loaded->data;
-    Result<std::uint32_t> type = add_type(*renderer, *spineboy, "spineboy-pro");
-    ASSERT_TRUE(type.ok()) << type.error().message();
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas", "spineboy-pro");
+    ASSERT_TRUE(spineboy);
+    const SkeletonData& data = spineboy->data();
     // Two characters overlapping, one tinted: the per-type instanced draw must keep their order.
     Player a(data, k_none, data.animation_names.find("run")), b(data, k_none, data.animation_names.find("shoot"));
     for (int i = 0; i < 12; ++i) {
         a.step(1.0 / 60);
         b.step(1.0 / 60);
     }
-    const CharacterDraw characters[2] = {{&a.pose, *type, Color{}}, {&b.pose, *type, Color{1, 0.6f, 0.6f, 0.8f}}};
-    const Camera2D camera = fit(a.pose, spineboy->loaded->binding);
-    std::vector<Image> images;
-    for (RenderPath path : {RenderPath::gpu, RenderPath::gpu_vertex}) {
-        Result<FrameStats> frame = renderer->draw(characters, camera, k_width, k_height, k_background, path);
-        ASSERT_TRUE(frame.ok()) << frame.error().message();
-        Result<Image> image = renderer->read_back();
-        ASSERT_TRUE(image.ok()) << image.error().message();
-        images.push_back(std::move(*image));
-    }
-    std::uint32_t differing = 0;
-    for (std::size_t i = 0; i < images[0].rgba.size(); ++i)
-        if (std::abs(int(images[0].rgba[i]) - int(images[1].rgba[i])) > 2) ++differing;
-    EXPECT_GT(pixels_off_background(images[0]), k_width * k_height / 50);
-    EXPECT_LE(differing, pixels_off_background(images[0]) / 1000) << "channels off by more than 2/255";
+    const CharacterDraw characters[2] = {{&a.pose, spineboy->type, Color{}},
+                                         {&b.pose, spineboy->type, Color{1, 0.6f, 0.6f, 0.8f}}};
+    std::uint32_t drawn = 0;
+    std::uint64_t shaded = 0;
+    const std::uint32_t differing = path_differences(*renderer, characters, fit(a.pose, spineboy->binding()),
+                                                     RenderPath::gpu_vertex, drawn, shaded);
+    EXPECT_GT(drawn, k_width * k_height / 50);
+    EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255";
     expect_no_validation_messages(*renderer);
 }
 
 TEST(Renderer, draws_characters_of_two_types_in_one_frame) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    auto spineboy = load_drawable("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas");
-    auto goblins = load_drawable("goblins/goblins-pro.skel", "goblins/goblins-pma.atlas");
-    ASSERT_NE(spineboy, nullptr);
-    ASSERT_NE(goblins, nullptr);
-    const SkeletonData& boy = spineboy->loaded->data;
-    const SkeletonData& goblin = goblins->loaded->data;
-    Result<std::uint32_t> boy_type = add_type(*renderer, *spineboy, "spineboy-pro");
-    ASSERT_TRUE(boy_type.ok()) << boy_type.error().message();
-    Result<std::uint32_t> goblin_type = add_type(*renderer, *goblins, "goblins-pro");
-    ASSERT_TRUE(goblin_type.ok()) << goblin_type.error().message();
-    EXPECT_NE(*boy_type, *goblin_type);
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas", "spineboy-pro");
+    std::optional<AddedType> goblins =
+        load_type(*renderer, "goblins/goblins-pro.skel", "goblins/goblins-pma.atlas", "goblins-pro");
+    ASSERT_TRUE(spineboy && goblins);
+    const SkeletonData& boy = spineboy->data();
+    const SkeletonData& goblin = goblins->data();
+    const std::uint32_t boy_type = spineboy->type, goblin_type = goblins->type;
+    EXPECT_NE(boy_type, goblin_type);
 
     Player a(boy, k_none, boy.animation_names.find("run"));
     Player b(goblin, showcase_skin(goblin), goblin.animation_names.find("walk"));
@@ -264,7 +279,7 @@ TEST(Renderer, draws_characters_of_two_types_in_one_frame) {
     // Spineboy on the left half, the goblin on the right: both fit in 1,000 world units at scale 0.08.
     b.pose.x = 1000;
     update_world_transform(b.pose, Physics::pose);
-    const CharacterDraw characters[] = {{&a.pose, *boy_type, Color{}}, {&b.pose, *goblin_type, Color{}}};
+    const CharacterDraw characters[] = {{&a.pose, boy_type, Color{}}, {&b.pose, goblin_type, Color{}}};
     const Camera2D camera{0.08f, 40.0f, 140.0f};
     Result<FrameStats> frame = renderer->draw(characters, camera, k_width, k_height, k_background, RenderPath::gpu);
     ASSERT_TRUE(frame.ok()) << frame.error().message();
@@ -275,8 +290,8 @@ TEST(Renderer, draws_characters_of_two_types_in_one_frame) {
     for (std::uint32_t y = 0; y < k_height; ++y)
         for (std::uint32_t x = 0; x < k_width; ++x)
             if (off_background(*image, std::size_t{y} * k_width + x)) ++(x < k_width / 2 ? left : right);
-    EXPECT_GT(left, 50u) << "spineboy (type " << *boy_type << ") not drawn";
-    EXPECT_GT(right, 50u) << "goblin (type " << *goblin_type << ") not drawn";
+    EXPECT_GT(left, 50u) << "spineboy (type " << boy_type << ") not drawn";
+    EXPECT_GT(right, 50u) << "goblin (type " << goblin_type << ") not drawn";
     expect_no_validation_messages(*renderer);
 }
 
