@@ -3,8 +3,11 @@
 # workplace; see docs/PERFORMANCE.md for the command that sends it). Everything is built here and carried: the
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib), the Vulkan loader packages (.gl)
 # and the Spine examples the checks read (.examples). Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|diagnose|tiles|all]      (QUICK=1: the diagnosis at 64 px only)
+#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|all]      (QUICK=1: the diagnosis at 64 px only)
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
+# ab: the tile rasterizer of every build carried as .devlib/spinegpu* (spinegpu-base: an earlier one, others:
+#     variants), 8,000 spineboys at 64 px, in turn three times, then each one's time split (SPINEGPU_DIAGNOSE_TILES;
+#     QUICK=1: not split).
 set -uo pipefail
 what=${1:-all}
 for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -85,6 +88,22 @@ if [ "$what" = tiles ] || [ "$what" = all ]; then
   done
   "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
     --characters 1000,30000 --frames 60 --threads 16 --paths gpu-tiles --json | tee -a "$out/tiles.jsonl"
+fi
+
+if [ "$what" = ab ]; then
+  ab_bench() {
+    "$1" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+      --characters 8000 --frames 60 --threads 16 --paths gpu-tiles --json | sed "s/\"path\": \"/\"build\": \"$2\", \"path\": \"/"
+  }
+  builds=$(cd .devlib && ls spinegpu*)
+  for round in 1 2 3; do
+    for b in $builds; do ab_bench "$PWD/.devlib/$b" "$b" | tee -a "$out/ab.jsonl"; done
+  done
+  if [ -z "${QUICK:-}" ]; then
+    for d in 1 2 3; do
+      for b in $builds; do SPINEGPU_DIAGNOSE_TILES=$d ab_bench "$PWD/.devlib/$b" "$b-diagnose-$d" | tee -a "$out/ab.jsonl"; done
+    done
+  fi
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then

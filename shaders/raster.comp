@@ -3,21 +3,24 @@
 // part of the chip (an H200 shades with a few of its multiprocessors; its compute has all of them). One workgroup
 // per 16x16-pixel tile, one thread per pixel, the pixel's colour kept in a register from the clear to the store.
 //
-// The tile's characters come from its bitset (set by triangles.comp) in character order, which is draw order. For
-// each, the workgroup takes the character's triangles (set up by triangles.comp) 512 at a time, two per thread,
-// keeps those whose pixel box meets the tile, and sets them up in shared memory in order (one thread per kept
-// triangle) with their edge functions at the tile's first pixel centre and a mask per pair of rows. Then every
-// thread walks the kept triangles of its rows in order, queues the ones that cover its pixel centre and shades the
-// queue (see rasterize_slots). Coverage is exact integer edge functions with the top-left rule on the snapped
-// vertices, so the tile rasterizer covers what the raster pipeline covers. Shading is shading.glsl's; the blend
-// dst = src0 + dst * src1 is done here in 8-bit arithmetic, as a raster pipeline blends into an 8-bit target
-// (lavapipe's blender exactly; hardware blenders may keep more bits inside one blend).
+// The tile's characters come from its bitset (set by triangles.comp) in character order, which is draw order; up
+// to 256 of them at a time (a pass), one thread each reads where the character's mask for this tile is and how
+// many of its triangles meet the tile. Then the workgroup draws the pass's triangles that meet the tile, in order,
+// 256 at a time (a round), across characters: each thread finds one kept triangle from the counts and the masks
+// and sets it up in shared memory (its edge functions at the tile's first pixel centre, a mask per pair of rows).
+// Then every thread walks the kept triangles of its rows in order, queues the ones that cover its pixel centre and
+// shades the queue (see rasterize_slots). A character without masks (too large for them) offers every triangle,
+// and the set-up drops those that miss the tile. Coverage is exact integer edge functions with the top-left rule
+// on the snapped vertices, so the tile rasterizer covers what the raster pipeline covers. Shading is
+// shading.glsl's; the blend dst = src0 + dst * src1 is done here in 8-bit arithmetic, as a raster pipeline blends
+// into an 8-bit target (lavapipe's blender exactly; hardware blenders may keep more bits inside one blend).
 //
-// Shared memory is synchronised by barriers at fixed points of every batch (draw_character); where an array is
+// Shared memory is synchronised by barriers at fixed points of every chunk, pass and round; where an array is
 // cleared or written says which barrier makes it safe. All loops around barriers run the same number of times in
 // every thread (their bounds come from shared memory or push constants).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
+#extension GL_KHR_shader_subgroup_vote : require
 #include "spinegpu/gpu/gpu_layout.h"
 
 layout(local_size_x = 16, local_size_y = 16) in;  // k_tile_size
@@ -31,12 +34,16 @@ layout(std430, set = 0, binding = 14) buffer Counters { uint counters[]; };
 layout(set = 0, binding = 15, rgba8) uniform writeonly image2D target;
 layout(std430, set = 0, binding = 16) readonly buffer Triangles { GpuTriangle triangles[]; };
 layout(std430, set = 0, binding = 17) readonly buffer TriangleBoxes { uvec2 triangle_boxes[]; };
+layout(std430, set = 0, binding = 18) readonly buffer CharacterTiles { GpuCharacterTiles character_tiles[]; };
+layout(std430, set = 0, binding = 19) readonly buffer TileMasks { uint tile_masks[]; };
 
 layout(push_constant) uniform PushBlock { GpuTilePush push; };
 
 // Diagnostics (SPINEGPU_DIAGNOSE_TILES=N), to tell where the time goes when profiling; wrong pixels, off in every
 // normal run. 1: covered pixels are counted but not shaded; 2: triangles are kept but not rasterized; 3: the
-// tile's characters are found but not drawn.
+// tile's characters are found and their masks read, but nothing is drawn. 4 (a test): each kept triangle's
+// coverage masks and row bits are checked against its edge functions at every pixel of the tile; the pixel comes
+// out opaque white where they disagree, opaque black elsewhere.
 layout(constant_id = 0) const uint k_diagnose = 0u;
 
 #include "camera.glsl"
@@ -44,97 +51,99 @@ layout(constant_id = 0) const uint k_diagnose = 0u;
 #include "tile_grid.glsl"
 
 const uint k_threads = k_tile_size * k_tile_size;
-const uint k_wide = 0x10000u;  // s_box flag: the triangle's edge functions need 64 bits here
-const uint k_candidates = 2u;  // triangles each thread tests per batch
 
 shared uint s_words[k_threads];    // a chunk of the tile's bitset
 shared uint s_word_mask[8];        // which of them are non-zero
-shared uint s_kept[k_threads];     // this round's kept triangles, in slot order
-shared uint s_keep_mask[8 * k_candidates];  // which candidates meet the tile (word j * 8 + w: candidate j)
-// Per kept triangle, in order. Narrow: per edge k, its value at the tile's first pixel centre and its steps per
-// pixel in x and y (rows 3k, 3k + 1, 3k + 2). Wide: the three snapped vertices (rows 0..5) and the top-left flags
-// (row 6).
-shared int s_edges[9 * k_threads];
-shared uint s_box[k_threads];      // covered pixel range in the tile: x0 | y0 << 4 | x1 << 8 | y1 << 12 | k_wide
-// Per pair of pixel rows (2g, 2g + 1: the threads of one 32-wide subgroup on most GPUs), the slots whose box meets
-// them (8 words): each thread walks only those.
-shared uint s_rows[8 * 8];
+// The pass's characters, in draw order: first triangle, where its mask for this tile starts in the pool
+// (k_no_tile_mask: none, every triangle is offered), and how many triangles it offers.
+shared uint s_char_first[k_threads];
+shared uint s_char_mask[k_threads];
+shared uint s_char_kept[k_threads];
+// Per pair of pixel rows g, per kept triangle (slot) in order: the pixels it covers, bit (y & 1) * 16 + x.
+shared uint s_cover[8 * k_threads];
+// Two halves, used by alternate rounds. Per pair of pixel rows (2g, 2g + 1: the threads of one 32-wide subgroup on
+// most GPUs), the slots whose box meets them (8 words): each thread walks only those.
+shared uint s_rows[2 * 8 * 8];
 shared vec2 s_uv[k_threads];       // UV at the tile's first pixel centre
 shared vec2 s_uv_x[k_threads];     // UV step per pixel in x
 shared vec2 s_uv_y[k_threads];     // UV step per pixel in y
 shared uvec4 s_look[k_threads];    // light, dark, material and clip_first
 shared uint s_shaded;
+shared uint s_triangle[k_threads];  // k_diagnose 4: the triangle in each slot, or ~0u for none
 
-int64_t abs64(int64_t v) { return v < 0l ? -v : v; }
-
-// Whether triangle t's pixel box meets the tile whose first pixel is `origin`.
-bool meets_tile(uint t, ivec2 origin) {
-    uvec2 box = triangle_boxes[t];
-    ivec2 lo = ivec2(box.x & 0xFFFFu, box.x >> 16) - origin;
-    ivec2 hi = ivec2(box.y & 0xFFFFu, box.y >> 16) - origin;
-    return max(lo.x, 0) <= min(hi.x, int(k_tile_size) - 1) && max(lo.y, 0) <= min(hi.y, int(k_tile_size) - 1);
+// The position of the n-th set bit of `bits` (n < bitCount(bits)).
+uint nth_bit(uint bits, uint n) {
+    uint at = 0u;
+    for (uint width = 16u; width != 0u; width >>= 1u) {
+        uint low = bitCount(bits & ((1u << width) - 1u));
+        if (n >= low) {
+            n -= low;
+            bits >>= width;
+            at += width;
+        }
+    }
+    return at;
 }
 
-// Writes triangle t's entry for this tile into shared slot `slot`.
-void write_entry(uint t, ivec2 origin, uint slot) {
-    GpuTriangle r = triangles[t];
+// The pixel columns (x0..x1, within 0..15) of a tile row where an edge's value c + x * step is >= 0, narrowed
+// from `span`. The float quotient -c / step is within 1e-5 of the exact boundary for the columns that matter
+// (|boundary| <= 17; c is exact, converted once), so it decides unless the boundary lies within 1e-3 of a column;
+// then the integer edge function decides.
+ivec2 narrow_span(ivec2 span, int64_t c, int64_t step, float per_step) {
+    if (step == 0l) return c >= 0l ? span : ivec2(0, -1);
+    float boundary = clamp(-float(c) * per_step, -2.0, 18.0);
+    float column = round(boundary);
+    int x = int(column);
+    if (abs(boundary - column) < 1e-3) {  // x is the boundary (to within the float error) or next to it
+        bool inside = c + int64_t(x) * step >= 0l;
+        if (step > 0l) return ivec2(max(span.x, inside ? x : x + 1), span.y);
+        return ivec2(span.x, min(span.y, inside ? x : x - 1));
+    }
+    if (step > 0l) return ivec2(max(span.x, int(ceil(boundary))), span.y);
+    return ivec2(span.x, min(span.y, int(floor(boundary))));
+}
+
+// Writes triangle t's entry for this tile into shared slot `slot`: its coverage of each pair of rows (exact spans
+// per row from the integer edge functions with the top-left rule) and its row bits into the half of s_rows from
+// `rows`, UV and looks; nothing when its pixel box misses the tile.
+void write_entry(uint t, ivec2 origin, uint slot, uint rows) {
     uvec2 pixels = triangle_boxes[t];
     ivec2 lo = max(ivec2(pixels.x & 0xFFFFu, pixels.x >> 16) - origin, ivec2(0));
     ivec2 hi = min(ivec2(pixels.y & 0xFFFFu, pixels.y >> 16) - origin, ivec2(int(k_tile_size) - 1));
-    uint box = uint(lo.x) | uint(lo.y) << 4 | uint(hi.x) << 8 | uint(hi.y) << 12;
+    if (k_diagnose == 4u) s_triangle[slot] = lo.x > hi.x || lo.y > hi.y ? ~0u : t;
+    if (lo.x > hi.x || lo.y > hi.y) return;
+    GpuTriangle r = triangles[t];
     ivec2 v[3] = ivec2[3](ivec2(r.x0, r.y0), ivec2(r.x1, r.y1), ivec2(r.x2, r.y2));
-    // Edge k runs from vertex k to vertex k + 1; values at the tile's first pixel centre, biased by the top-left
-    // rule so that "covered" is "all three >= 0".
+    // Edge k runs from vertex k to vertex k + 1: its value at the tile's first pixel centre, biased by the top-left
+    // rule so that "covered" is "all three >= 0", and its steps per pixel in x and y (64 bits: the vertices may lie
+    // far outside the tile).
     ivec2 centre = origin * 256 + 128;
-    bool narrow = true;
-    int edges[9];
+    int64_t edge[3], step_x[3], step_y[3];
+    float per_step[3];
     for (int k = 0; k < 3; ++k) {
         ivec2 a = v[k], b = v[(k + 1) % 3];
-        int64_t e = edge_at(a, b, centre) - ((r.flags & (1u << k)) != 0u ? 0l : 1l);
-        int64_t step_x = -int64_t(b.y - a.y) * 256l, step_y = int64_t(b.x - a.x) * 256l;
-        narrow = narrow && abs64(e) + int64_t(k_tile_size) * (abs64(step_x) + abs64(step_y)) < 2147483647l;
-        edges[3 * k] = int(e);
-        edges[3 * k + 1] = int(step_x);
-        edges[3 * k + 2] = int(step_y);
+        edge[k] = edge_at(a, b, centre) - ((r.flags & (1u << k)) != 0u ? 0l : 1l);
+        step_x[k] = -int64_t(b.y - a.y) * 256l;
+        step_y[k] = int64_t(b.x - a.x) * 256l;
+        per_step[k] = step_x[k] != 0l ? 1.0 / float(step_x[k]) : 0.0;
     }
-    if (!narrow) {
-        box |= k_wide;
-        edges = int[9](r.x0, r.y0, r.x1, r.y1, r.x2, r.y2, int(r.flags), 0, 0);
+    for (int group = lo.y >> 1; group <= hi.y >> 1; ++group) {
+        uint bits = 0u;
+        for (int y = max(2 * group, lo.y); y <= min(2 * group + 1, hi.y); ++y) {
+            ivec2 span = ivec2(lo.x, hi.x);
+            for (int k = 0; k < 3; ++k)
+                span = narrow_span(span, edge[k] + int64_t(y) * step_y[k], step_x[k], per_step[k]);
+            if (span.x <= span.y) bits |= (0xFFFFu >> uint(15 - (span.y - span.x))) << uint(span.x + (y & 1) * 16);
+        }
+        s_cover[uint(group) * k_threads + slot] = bits;
+        if (bits != 0u) atomicOr(s_rows[rows + uint(group) * 8u + (slot >> 5)], 1u << (slot & 31u));
     }
-    for (uint e = 0u; e < 9u; ++e) s_edges[e * k_threads + slot] = edges[e];
-    s_box[slot] = box;
-    for (int group = lo.y >> 1; group <= hi.y >> 1; ++group)
-        atomicOr(s_rows[group * 8 + int(slot >> 5)], 1u << (slot & 31u));
     vec2 from_first = vec2(origin) + 0.5 - vec2(r.x0, r.y0) / 256.0;
     vec2 per_x = vec2(r.u_x, r.v_x), per_y = vec2(r.u_y, r.v_y);
     s_uv[slot] = vec2(r.u, r.v) + per_x * from_first.x + per_y * from_first.y;
     s_uv_x[slot] = per_x;
     s_uv_y[slot] = per_y;
     s_look[slot] = uvec4(r.light, r.dark, r.material, r.clip_first);
-}
-
-// Whether kept triangle k covers this thread's pixel (`local` in the tile, `pixel` in the target).
-bool covers(uint k, ivec2 local, ivec2 pixel) {
-    uint box = s_box[k];
-    if (local.x < int(box & 15u) || local.y < int((box >> 4) & 15u) || local.x > int((box >> 8) & 15u) ||
-        local.y > int((box >> 12) & 15u))
-        return false;
-    if ((box & k_wide) == 0u) {
-        int a = s_edges[k] + local.x * s_edges[k_threads + k] + local.y * s_edges[2u * k_threads + k];
-        int b = s_edges[3u * k_threads + k] + local.x * s_edges[4u * k_threads + k] +
-                local.y * s_edges[5u * k_threads + k];
-        int c = s_edges[6u * k_threads + k] + local.x * s_edges[7u * k_threads + k] +
-                local.y * s_edges[8u * k_threads + k];
-        return (a | b | c) >= 0;
-    }
-    ivec2 v0 = ivec2(s_edges[k], s_edges[k_threads + k]);
-    ivec2 v1 = ivec2(s_edges[2u * k_threads + k], s_edges[3u * k_threads + k]);
-    ivec2 v2 = ivec2(s_edges[4u * k_threads + k], s_edges[5u * k_threads + k]);
-    int flags = s_edges[6u * k_threads + k];
-    ivec2 centre = pixel * 256 + 128;
-    return edge_at(v0, v1, centre) - ((flags & 1) != 0 ? 0l : 1l) >= 0l &&
-           edge_at(v1, v2, centre) - ((flags & 2) != 0 ? 0l : 1l) >= 0l &&
-           edge_at(v2, v0, centre) - ((flags & 4) != 0 ? 0l : 1l) >= 0l;
 }
 
 // This thread's pixel (premultiplied RGBA8) after kept triangle k, which covers it, is shaded and blended in 8-bit
@@ -157,81 +166,149 @@ uint shade_and_blend(uint k, ivec2 local, ivec2 pixel, uint dst) {
     return sum.x | sum.y << 8 | sum.z << 16 | sum.w << 24;
 }
 
-// Shades and blends `count` queued slots (8 bits each, first in the low byte) into `dst`, in order.
-uint flush(uint queue, uint count, ivec2 local, ivec2 pixel, uint dst) {
-    for (uint j = 0u; j < count; ++j) dst = shade_and_blend((queue >> (8u * j)) & 0xFFu, local, pixel, dst);
+// Shades and blends `count` queued slots (8 bits each, first in the low byte of q.x, the fifth in q.y's) into
+// `dst`, in order.
+uint flush(uvec2 queue, uint count, ivec2 local, ivec2 pixel, uint dst) {
+    for (uint j = 0u; j < count; ++j)
+        dst = shade_and_blend(((j < 4u ? queue.x : queue.y) >> (8u * (j & 3u))) & 0xFFu, local, pixel, dst);
     return dst;
 }
 
-// Blends the kept triangles in the slots that cover this thread's pixel into `dst`, in slot order. The threads
-// walk their rows' slots together and queue the covering ones (up to four), then shade the queue: a subgroup
-// shades about as often as its most covered pixel needs, not once per triangle that any of its pixels meets.
-void rasterize_slots(ivec2 local, ivec2 pixel, inout uint dst, inout uint shaded) {
-    uint rows = uint(local.y >> 1) * 8u;
-    uint queue = 0u, queued = 0u;
+// Blends the kept triangles in the slots (rows from the half of s_rows at `rows_half`) that cover this thread's
+// pixel into `dst`, in slot order. The threads walk their rows' slots together and queue the covering ones (up to
+// eight), and after each word of slots the subgroup shades together if any queue holds four or more: a subgroup
+// shades about as often as its most covered pixel needs, not once per triangle that any of its pixels meets, and
+// queues filling at different slots do not shade one after another.
+void rasterize_slots(uint rows_half, ivec2 local, ivec2 pixel, inout uint dst, inout uint shaded) {
+    uint rows = rows_half + uint(local.y >> 1) * 8u;
+    uint cover = uint(local.y >> 1) * k_threads;  // this pair of rows' coverage in s_cover
+    uint lane = 1u << uint(local.x + (local.y & 1) * 16);
+    uvec2 queue = uvec2(0u);
+    uint queued = 0u;
     for (uint w = 0u; w < 8u; ++w) {
         uint bits = s_rows[rows + w];
         while (bits != 0u) {
             uint k = w * 32u + uint(findLSB(bits));
             bits &= bits - 1u;
-            if (!covers(k, local, pixel)) continue;
-            if (queued == 4u) {
+            if ((s_cover[cover + k] & lane) == 0u) continue;
+            if (queued == 8u) {  // rare: more than four of one word's slots cover the pixel
                 dst = flush(queue, queued, local, pixel, dst);
-                queue = 0u;
+                queue = uvec2(0u);
                 queued = 0u;
             }
-            queue |= k << (8u * queued);
+            if (queued < 4u) queue.x |= k << (8u * queued);
+            else queue.y |= k << (8u * (queued - 4u));
             ++queued;
             ++shaded;
+        }
+        if (subgroupAny(queued >= 4u)) {
+            dst = flush(queue, queued, local, pixel, dst);
+            queue = uvec2(0u);
+            queued = 0u;
         }
     }
     dst = flush(queue, queued, local, pixel, dst);
 }
 
-// Draws visible character c's triangles that touch this tile, in order. Each thread tests k_candidates
-// triangles of a batch (so that one batch holds a whole character of up to k_candidates * 256 triangles and one
-// round of loads serves it); the kept ones go through shared memory 256 at a time.
-void draw_character(uint c, ivec2 origin, ivec2 local, ivec2 pixel, inout uint dst, inout uint shaded) {
-    uint tid = gl_LocalInvocationIndex;
+// k_diagnose 4: whether the first `count` slots' coverage masks and row bits (rows from `rows_half`) disagree with
+// their triangles' edge functions at this thread's pixel; counts the triangles covering it in `shaded`.
+bool coverage_disagrees(uint count, uint rows_half, ivec2 local, ivec2 pixel, inout uint shaded) {
+    uint group = uint(local.y >> 1);
+    uint lane = 1u << uint(local.x + (local.y & 1) * 16);
+    bool wrong = false;
+    for (uint k = 0u; k < count; ++k) {
+        uint t = s_triangle[k];
+        if (t == ~0u) continue;  // its box misses the tile
+        GpuTriangle r = triangles[t];
+        ivec2 v0 = ivec2(r.x0, r.y0), v1 = ivec2(r.x1, r.y1), v2 = ivec2(r.x2, r.y2), centre = pixel * 256 + 128;
+        bool inside = edge_at(v0, v1, centre) - ((r.flags & 1u) != 0u ? 0l : 1l) >= 0l &&
+                      edge_at(v1, v2, centre) - ((r.flags & 2u) != 0u ? 0l : 1l) >= 0l &&
+                      edge_at(v2, v0, centre) - ((r.flags & 4u) != 0u ? 0l : 1l) >= 0l;
+        // Masks are written for the row pairs the triangle's box meets; the others are stale and must be unlisted.
+        uvec2 pixels = triangle_boxes[t];
+        int first_row = int(pixels.x >> 16) - int(gl_WorkGroupID.y * k_tile_size);
+        int last_row = int(pixels.y >> 16) - int(gl_WorkGroupID.y * k_tile_size);
+        bool in_box_rows = int(group) >= (max(first_row, 0) >> 1) && int(group) <= (min(last_row, 15) >> 1);
+        bool masked = in_box_rows && (s_cover[group * k_threads + k] & lane) != 0u;
+        bool listed = (s_rows[rows_half + group * 8u + (k >> 5)] & (1u << (k & 31u))) != 0u;
+        wrong = wrong || masked != inside || (inside && !listed);
+        if (inside) ++shaded;
+    }
+    return wrong;
+}
+
+// The character of rank `rank` among the set bits of the chunk of the bitset in s_words (bitset word `chunk` first).
+uint nth_character(uint chunk, uint rank) {
+    for (uint m = 0u; m < 8u; ++m) {
+        uint mask = s_word_mask[m];
+        while (mask != 0u) {
+            uint w = m * 32u + uint(findLSB(mask));
+            mask &= mask - 1u;
+            uint bits = s_words[w];
+            uint n = uint(bitCount(bits));
+            if (rank < n) return (chunk + w) * 32u + nth_bit(bits, rank);
+            rank -= n;
+        }
+    }
+    return 0u;  // not reached: rank < the chunk's count
+}
+
+// Fills the pass's entry `i` for visible character c: its first triangle, its mask for this tile and how many
+// triangles it offers.
+void describe_character(uint c, uint i) {
     uint first = characters[c].out_index_first / 3u;
     uint end = (c + 1u < push.character_count ? characters[c + 1u].out_index_first : push.index_total) / 3u;
-    for (uint t0 = first; t0 < end; t0 += k_candidates * k_threads) {
-        if (tid < k_candidates * 8u) s_keep_mask[tid] = 0u;
-        barrier();  // also: every thread is done with the previous batch's slots and row masks
-        if (tid < 64u) s_rows[tid] = 0u;  // (written again only after two more barriers)
-        uint keep = 0u;  // bit j: candidate t0 + j * 256 + tid meets the tile
-        for (uint j = 0u; j < k_candidates; ++j) {
-            uint t = t0 + j * k_threads + tid;
-            if (t < end && meets_tile(t, origin)) keep |= 1u << j;
+    GpuCharacterTiles r = character_tiles[c];
+    uint at = k_no_tile_mask, offered = end - first;
+    ivec2 tile = ivec2(gl_WorkGroupID.xy) - ivec2(r.tile_origin & 0xFFFFu, r.tile_origin >> 16);
+    ivec2 extent = ivec2(r.tile_extent & 0xFFFFu, r.tile_extent >> 16);
+    if (r.mask_first != k_no_tile_mask && all(greaterThanEqual(tile, ivec2(0))) && all(lessThan(tile, extent))) {
+        at = r.mask_first + (uint(tile.y) * uint(extent.x) + uint(tile.x)) * (r.words + 1u);
+        offered = tile_masks[at];
+    }
+    s_char_first[i] = first;
+    s_char_mask[i] = at;
+    s_char_kept[i] = offered;
+}
+
+// The triangle that entry i offers as its n-th (n < s_char_kept[i]).
+uint offered_triangle(uint i, uint n) {
+    uint first = s_char_first[i], at = s_char_mask[i];
+    if (at == k_no_tile_mask) return first + n;
+    for (uint w = 0u; w < k_tile_mask_shared_words; ++w) {
+        uint bits = tile_masks[at + 1u + w];
+        uint count = uint(bitCount(bits));
+        if (n < count) return first + 32u * w + nth_bit(bits, n);
+        n -= count;
+    }
+    return first;  // not reached: the count is the mask's
+}
+
+// Draws the triangles that the pass's `n` entries offer, in order, k_threads per round. `round` counts the
+// tile's rounds (it picks the half of s_rows).
+void draw_pass(uint n, ivec2 origin, ivec2 local, ivec2 pixel, inout uint round, inout uint dst, inout uint shaded) {
+    uint tid = gl_LocalInvocationIndex;
+    uint total = 0u;
+    for (uint i = 0u; i < n; ++i) total += s_char_kept[i];
+    uint entry = 0u, entry_base = 0u;  // the entry holding the round's first rank, and its first rank
+    for (uint base = 0u; base < total; base += k_threads) {
+        if (base != 0u) barrier();  // every thread is done with the previous round's slots
+        while (entry_base + s_char_kept[entry] <= base) entry_base += s_char_kept[entry++];
+        uint rows = (round & 1u) * 64u;
+        uint rank = base + tid;
+        if (rank < total) {
+            uint i = entry, before = entry_base;
+            while (before + s_char_kept[i] <= rank) before += s_char_kept[i++];
+            write_entry(offered_triangle(i, rank - before), origin, tid, rows);
         }
-        for (uint j = 0u; j < k_candidates; ++j)
-            if ((keep & (1u << j)) != 0u) atomicOr(s_keep_mask[j * 8u + (tid >> 5)], 1u << (tid & 31u));
         barrier();
-        // Rank of each kept candidate among the batch's kept ones (candidate order is triangle order).
-        uint kept = 0u;
-        uint rank[k_candidates];
-        for (uint w = 0u; w < k_candidates * 8u; ++w) {
-            uint mask = s_keep_mask[w];
-            if ((w & 7u) == (tid >> 5)) rank[w >> 3] = kept + bitCount(mask & ((1u << (tid & 31u)) - 1u));
-            kept += bitCount(mask);
-        }
-        for (uint base = 0u; base < kept; base += k_threads) {
-            if (base != 0u) {  // every thread is done with the previous slots
-                barrier();
-                if (tid < 64u) s_rows[tid] = 0u;
-                barrier();
-            }
-            // The kept triangles' indices in slot order, then one thread per slot sets it up (so that the set-up
-            // work runs on as few subgroups as there are slots, not wherever the kept candidates happened to be).
-            for (uint j = 0u; j < k_candidates; ++j)
-                if ((keep & (1u << j)) != 0u && rank[j] >= base && rank[j] < base + k_threads)
-                    s_kept[rank[j] - base] = t0 + j * k_threads + tid;
-            barrier();
-            if (tid < kept - base) write_entry(s_kept[tid], origin, tid);
-            barrier();
-            if (k_diagnose == 2u) shaded += min(kept - base, k_threads);
-            else rasterize_slots(local, pixel, dst, shaded);
-        }
+        // The other half was last read by the previous round, which every thread finished before the barrier
+        // above this round's set-up; the next round writes it after its own first barrier.
+        if (tid < 64u) s_rows[(rows ^ 64u) + tid] = 0u;
+        ++round;
+        if (k_diagnose == 2u) shaded += min(total - base, k_threads);
+        else if (k_diagnose == 4u) dst |= coverage_disagrees(min(total - base, k_threads), rows, local, pixel, shaded) ? ~0u : 0u;
+        else rasterize_slots(rows, local, pixel, dst, shaded);
     }
 }
 
@@ -240,9 +317,11 @@ void main() {
     ivec2 origin = ivec2(gl_WorkGroupID.xy) * int(k_tile_size);
     ivec2 local = ivec2(gl_LocalInvocationID.xy);
     ivec2 pixel = origin + local;
-    uint dst = push.background;  // premultiplied RGBA8
+    uint dst = k_diagnose == 4u ? 0xFF000000u : push.background;  // premultiplied RGBA8
     uint shaded = 0u;
+    uint round = 0u;
     if (tid == 0u) s_shaded = 0u;
+    if (tid < 128u) s_rows[tid] = 0u;  // both halves (first read after the chunk's barriers)
     uint bits_first = (gl_WorkGroupID.y * push.tiles_x + gl_WorkGroupID.x) * push.words_per_tile;
     for (uint chunk = 0u; chunk < push.words_per_tile; chunk += k_threads) {
         if (tid < 8u) s_word_mask[tid] = 0u;
@@ -251,19 +330,21 @@ void main() {
         s_words[tid] = word;
         if (word != 0u) atomicOr(s_word_mask[tid >> 5], 1u << (tid & 31u));
         barrier();
+        uint count = 0u;  // the chunk's characters
         for (uint m = 0u; m < 8u; ++m) {
             uint mask = s_word_mask[m];
             while (mask != 0u) {
-                uint w = uint(findLSB(mask));
+                count += uint(bitCount(s_words[m * 32u + uint(findLSB(mask))]));
                 mask &= mask - 1u;
-                uint bits = s_words[m * 32u + w];
-                while (bits != 0u) {
-                    uint b = uint(findLSB(bits));
-                    bits &= bits - 1u;
-                    if (k_diagnose == 3u) ++shaded;
-                    else draw_character((chunk + m * 32u + w) * 32u + b, origin, local, pixel, dst, shaded);
-                }
             }
+        }
+        for (uint pass_first = 0u; pass_first < count; pass_first += k_threads) {
+            uint n = min(count - pass_first, k_threads);
+            if (pass_first != 0u) barrier();  // every thread is done with the previous pass's entries
+            if (tid < n) describe_character(nth_character(chunk, pass_first + tid), tid);
+            barrier();
+            if (k_diagnose == 3u) shaded += n;
+            else draw_pass(n, origin, local, pixel, round, dst, shaded);
         }
         barrier();  // s_words and s_word_mask are rewritten by the next chunk
     }

@@ -5,8 +5,10 @@
 // tile the triangle touches needs: the box of pixel centres it may cover, the snapped vertices, the top-left rule
 // per edge, UV as a plane over the placed (unsnapped) positions, as the raster pipeline interpolates it, and the
 // first vertex's colours and material (flat, as the draw's provoking vertex gives them). Then it sets the
-// character's bit in every tile that box touches. Bits are set with atomicOr, so the order of the work does not
-// matter: the rasterizer reads each tile's bits in character order, which is draw order.
+// character's bit in every tile that box touches, and the triangle's bit in the character's mask of each of those
+// tiles (built in shared memory over the character's box of tiles, then copied to the pool). Bits are set with
+// atomicOr, so the order of the work does not matter: the rasterizer reads each tile's bits in character order,
+// which is draw order, and each mask in triangle order.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
 #include "spinegpu/gpu/gpu_layout.h"
@@ -21,7 +23,11 @@ layout(std430, set = 0, binding = 13) buffer TileBits { uint tile_bits[]; };
 layout(std430, set = 0, binding = 16) writeonly buffer Triangles { GpuTriangle triangles[]; };
 // Per triangle, the box of pixel centres it may cover in the target: min x | min y << 16, max x | max y << 16
 // (min > max: none). Apart from the rest, so that the rasterizer's tests of every triangle read 8 bytes each.
-layout(std430, set = 0, binding = 17) writeonly buffer TriangleBoxes { uvec2 triangle_boxes[]; };
+layout(std430, set = 0, binding = 17) buffer TriangleBoxes { uvec2 triangle_boxes[]; };
+// [1]: tile mask words asked for this frame (the allocator of the pool).
+layout(std430, set = 0, binding = 14) buffer Counters { uint counters[]; };
+layout(std430, set = 0, binding = 18) writeonly buffer CharacterTiles { GpuCharacterTiles character_tiles[]; };
+layout(std430, set = 0, binding = 19) writeonly buffer TileMasks { uint tile_masks[]; };
 
 layout(push_constant) uniform PushBlock { GpuTilePush push; };
 
@@ -94,20 +100,68 @@ ivec4 set_up(uint t) {
     return ivec4(lo, hi);
 }
 
+shared ivec4 s_tiles;  // the character's box of tiles: min x, min y, max x, max y
+shared uint s_mask_first;  // its masks' place in the pool, or k_no_tile_mask
+shared uint s_masks[k_tile_mask_shared_words];
+
 void main() {
     uint c = gl_WorkGroupID.x + gl_WorkGroupID.y * push.row_width;
     if (c >= push.character_count) return;
+    uint tid = gl_LocalInvocationID.x;
     uint first = characters[c].out_index_first / 3u;
     uint end = (c + 1u < push.character_count ? characters[c + 1u].out_index_first : push.index_total) / 3u;
-    uint word = c >> 5, bit = 1u << (c & 31u);
-    for (uint t = first + gl_LocalInvocationID.x; t < end; t += k_triangle_workgroup) {
+    if (tid == 0u) s_tiles = ivec4(0x7FFFFFFF, 0x7FFFFFFF, -1, -1);
+    barrier();
+    for (uint t = first + tid; t < end; t += k_triangle_workgroup) {
         ivec4 box = set_up(t);
         if (box.x > box.z || box.y > box.w) continue;
         ivec4 tiles = box / int(k_tile_size);
-        for (int y = tiles.y; y <= tiles.w; ++y)
-            for (int x = tiles.x; x <= tiles.z; ++x) {
+        atomicMin(s_tiles.x, tiles.x);
+        atomicMin(s_tiles.y, tiles.y);
+        atomicMax(s_tiles.z, tiles.z);
+        atomicMax(s_tiles.w, tiles.w);
+    }
+    barrier();
+    ivec4 tiles = s_tiles;
+    uint wide = uint(max(tiles.z - tiles.x + 1, 0)), high = uint(max(tiles.w - tiles.y + 1, 0));
+    uint words = (end - first + 31u) / 32u;
+    // Masks only where they fit shared memory (each factor checked first, so that the product cannot wrap).
+    uint box_tiles = wide <= k_tile_mask_shared_words && high <= k_tile_mask_shared_words ? wide * high : ~0u;
+    bool masked = box_tiles <= k_tile_mask_shared_words && words < k_tile_mask_shared_words &&
+                  box_tiles * (words + 1u) <= k_tile_mask_shared_words;
+    uint stride = words + 1u;  // per tile: the count of its triangles, then the mask words
+    uint mask_count = masked ? box_tiles * stride : 0u;
+    if (tid == 0u) {
+        uint at = k_no_tile_mask;
+        if (mask_count != 0u && push.mask_words != 0u) {
+            uint asked = atomicAdd(counters[1], mask_count);
+            if (asked <= push.mask_words && mask_count <= push.mask_words - asked) at = asked;
+        }
+        s_mask_first = at;
+        character_tiles[c] = GpuCharacterTiles(at, uint(tiles.x) | uint(tiles.y) << 16, wide | high << 16, words);
+    }
+    for (uint i = tid; i < mask_count; i += k_triangle_workgroup) s_masks[i] = 0u;
+    barrier();
+    uint mask_first = s_mask_first;
+    uint word = c >> 5, bit = 1u << (c & 31u);
+    for (uint t = first + tid; t < end; t += k_triangle_workgroup) {
+        uvec2 pixels = triangle_boxes[t];  // this thread wrote it above
+        ivec4 box = ivec4(pixels.x & 0xFFFFu, pixels.x >> 16, pixels.y & 0xFFFFu, pixels.y >> 16);
+        if (box.x > box.z || box.y > box.w) continue;
+        ivec4 touched = box / int(k_tile_size);
+        uint mask_word = (t - first) >> 5, mask_bit = 1u << ((t - first) & 31u);
+        for (int y = touched.y; y <= touched.w; ++y)
+            for (int x = touched.x; x <= touched.z; ++x) {
                 uint i = (uint(y) * push.tiles_x + uint(x)) * push.words_per_tile + word;
                 if ((tile_bits[i] & bit) == 0u) atomicOr(tile_bits[i], bit);  // most are set already
+                if (mask_first != k_no_tile_mask) {
+                    uint at = (uint(y - tiles.y) * wide + uint(x - tiles.x)) * stride;
+                    atomicOr(s_masks[at + 1u + mask_word], mask_bit);
+                    atomicAdd(s_masks[at], 1u);
+                }
             }
     }
+    barrier();
+    if (mask_first != k_no_tile_mask)
+        for (uint i = tid; i < mask_count; i += k_triangle_workgroup) tile_masks[mask_first + i] = s_masks[i];
 }

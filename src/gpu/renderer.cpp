@@ -194,8 +194,10 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
             slot.stats.skin_ms = static_cast<double>(stamps[1] - stamps[0]) * context->timestamp_period_ns * 1e-6;
         }
     }
-    if (slot.timed && slot.tiles) {
-        slot.stats.fragments = *static_cast<const std::uint32_t*>(slot.counters.mapped);
+    if (slot.tiles) {
+        const auto* counted = static_cast<const std::uint32_t*>(slot.counters.mapped);
+        tile_mask_words_asked = std::max(tile_mask_words_asked, counted[1]);
+        if (slot.timed) slot.stats.fragments = counted[0];
     } else if (slot.timed && statistics != VK_NULL_HANDLE) {
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
         std::uint64_t fragments = 0;
@@ -215,7 +217,8 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             &influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
             &f.characters, &f.bones, &f.words,
             path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
-            &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes};
+            &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes,
+            &f.character_tiles, &f.tile_masks};
         std::array<VkDescriptorBufferInfo, b_count> infos{};
         std::array<VkWriteDescriptorSet, b_count> writes{};
         std::uint32_t count = 0;
@@ -261,8 +264,8 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     const bool packs = path != RenderPath::cpu;  // the GPU paths pack poses; the CPU path uploads vertices
     if (path == RenderPath::gpu_tiles && m.raster_pipeline == VK_NULL_HANDLE)
         return make_error(m.context->device_name, "draw",
-                          "the tile rasterizer needs 64-bit integers in shaders (shaderInt64), which this device "
-                          "lacks; use the gpu path");
+                          "the tile rasterizer needs 64-bit integers (shaderInt64) and subgroup votes in compute "
+                          "shaders, which this device lacks; use the gpu path");
     if (path == RenderPath::gpu_vertex)
         for (const CharacterDraw& d : characters)
             if (m.types[d.type].bind.features.draw_order)
@@ -398,6 +401,17 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         if (Result<bool> r = fit_buffer(c, f.tile_bits, tile_bytes); !r) return r.error();
         if (Result<bool> r = fit_buffer(c, f.triangles, triangle_bytes); !r) return r.error();
         if (Result<bool> r = fit_buffer(c, f.triangle_boxes, std::uint64_t{index_total / 3} * 8); !r) return r.error();
+        if (Result<bool> r = fit_buffer(c, f.character_tiles, std::uint64_t{visible} * sizeof(GpuCharacterTiles)); !r)
+            return r.error();
+        // The mask pool: what earlier frames asked for, with room to grow, and at least a guess of 16 tiles per
+        // character; never more than one storage buffer holds (characters that find it full go without masks).
+        const std::uint64_t guess = (std::uint64_t{index_total / 3} / 32 + visible) * 16;
+        // (More than 2^20 characters could wrap the 32-bit count of words asked for: then no masks at all.)
+        const std::uint64_t mask_words = visible > (1u << 20) ? 0 : std::min<std::uint64_t>(
+            std::max<std::uint64_t>(guess, std::uint64_t{m.tile_mask_words_asked} * 5 / 4),
+            c.properties.limits.maxStorageBufferRange / 4);
+        tile_push.mask_words = static_cast<std::uint32_t>(mask_words);
+        if (Result<bool> r = fit_buffer(c, f.tile_masks, mask_words * 4); !r) return r.error();
     }
     if (path == RenderPath::gpu || tiles) {
         for (auto [buffer, bytes] :
@@ -454,7 +468,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     VkDescriptorSet set = packs ? f.set_gpu : f.set_cpu;
     f.tiles = tiles;
     if (tiles) {
-        vkCmdFillBuffer(cb, f.counters.buffer, 0, 4, 0);
+        vkCmdFillBuffer(cb, f.counters.buffer, 0, 8, 0);
         if (tile_bytes > 0) vkCmdFillBuffer(cb, f.tile_bits.buffer, 0, tile_bytes, 0);
         VkMemoryBarrier cleared{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         cleared.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;

@@ -21,7 +21,7 @@ namespace spinegpu::gpu {
 enum Binding : std::uint32_t {
     b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
     b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
-    b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_count
+    b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks, b_count
 };
 
 struct SkeletonTypeEntry {
@@ -42,8 +42,11 @@ struct FrameSlot {
     GpuBuffer cpu_vertices, cpu_indices;  // CPU path output (host visible, mapped)
     GpuBuffer gpu_vertices, gpu_indices;  // skinning pass output (device local)
     GpuBuffer tile_bits;                  // RenderPath::gpu_tiles: per tile, a bit per visible character
-    GpuBuffer counters;                   // RenderPath::gpu_tiles: pixels shaded (host visible)
+    GpuBuffer counters;                   // RenderPath::gpu_tiles (host visible): [0] pixels shaded, [1] tile mask
+                                          // words the triangle pass asked for (allocated or not)
     GpuBuffer triangles, triangle_boxes;  // RenderPath::gpu_tiles: every triangle set up, and its pixel box
+    GpuBuffer character_tiles, tile_masks;  // RenderPath::gpu_tiles: per character where its triangle masks are;
+                                            // the pool they are allocated from
     VkDescriptorSet set_gpu = VK_NULL_HANDLE, set_cpu = VK_NULL_HANDLE;
     std::array<std::uint64_t, b_count> bound_gpu{}, bound_cpu{};  // buffer generations the sets point at
     VkCommandBuffer commands = VK_NULL_HANDLE;
@@ -64,7 +67,7 @@ struct Renderer::Impl {
     VkPipeline skin_pipeline = VK_NULL_HANDLE, draw_pipeline = VK_NULL_HANDLE;
     VkPipeline small_skin_pipeline = VK_NULL_HANDLE;  // the skinning pass for types of <= k_small_slot_capacity slots
     VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
-    // RenderPath::gpu_tiles, when the device has shaderInt64.
+    // RenderPath::gpu_tiles, when the device has shaderInt64 and subgroup votes in compute shaders.
     VkPipeline triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
     VkRenderPass render_pass = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
@@ -95,6 +98,9 @@ struct Renderer::Impl {
     std::vector<FrameSlot> frames;
     std::uint32_t frame_index = 0;   // next slot to use
     std::int32_t last_frame = -1;    // slot of the last frame drawn
+    // RenderPath::gpu_tiles: the most tile mask words a frame asked for, seen when its slot was waited for; the
+    // pool is sized from it (a frame that asks for more than its pool holds draws correctly, only slower).
+    std::uint32_t tile_mask_words_asked = 0;
     WorkerPool* pool = nullptr;      // threads for packing and the CPU path, or none (the caller's thread)
     // Per-frame scratch, grown and never shrunk, so that the steady state allocates nothing.
     std::vector<GpuCharacter> headers;          // per character, before compaction to the visible ones

@@ -32,7 +32,8 @@ Renderer::Impl::~Impl() {
     vkDeviceWaitIdle(d);
     for (FrameSlot& f : frames) {
         for (GpuBuffer* b : {&f.characters, &f.bones, &f.words, &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices,
-                             &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes})
+                             &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes,
+                             &f.character_tiles, &f.tile_masks})
             destroy_buffer(*context, *b);
         if (f.fence != VK_NULL_HANDLE) vkDestroyFence(d, f.fence, nullptr);
     }
@@ -98,11 +99,12 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), skin_pipeline); !r) return r;
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), small_skin_pipeline, k_small_slot_capacity); !r)
         return r;
-    if (context->shader_int64) {
+    if (context->shader_int64 && context->compute_subgroup_vote) {
         if (Result<void> r = make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline); !r) return r;
-        // Diagnostics: SPINEGPU_DIAGNOSE_TILES=1..3 builds the tile rasterizer with parts left out (raster.comp).
+        // Diagnostics: SPINEGPU_DIAGNOSE_TILES=1..3 builds the tile rasterizer with parts left out, 4 with its
+        // coverage checked (raster.comp).
         const char* diagnose = std::getenv("SPINEGPU_DIAGNOSE_TILES");
-        const std::uint32_t part = diagnose != nullptr && diagnose[0] >= '1' && diagnose[0] <= '3' && !diagnose[1]
+        const std::uint32_t part = diagnose != nullptr && diagnose[0] >= '1' && diagnose[0] <= '4' && !diagnose[1]
                                        ? static_cast<std::uint32_t>(diagnose[0] - '0')
                                        : 0;
         if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, part); !r) return r;
@@ -315,8 +317,11 @@ Result<void> Renderer::Impl::create_frames() {
         f.counters.host_visible = true;
         f.triangles.usage = storage;
         f.triangle_boxes.usage = storage;
+        f.character_tiles.usage = storage;
+        f.tile_masks.usage = storage;
         for (GpuBuffer* b : {&f.characters, &f.bones, &f.words, &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices,
-                             &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes})
+                             &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes,
+                             &f.character_tiles, &f.tile_masks})
             if (Result<bool> made = fit_buffer(*context, *b, 4096); !made) return made.error();
     }
     return {};

@@ -211,6 +211,12 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     context->pipeline_statistics = available.pipelineStatisticsQuery == VK_TRUE;
     features.shaderInt64 = available.shaderInt64;
     context->shader_int64 = available.shaderInt64 == VK_TRUE;
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties2.pNext = &subgroup;
+    vkGetPhysicalDeviceProperties2(context->physical, &properties2);
+    context->compute_subgroup_vote = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+                                     (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_VOTE_BIT) != 0;
     VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     device_info.queueCreateInfoCount = 1;
     device_info.pQueueCreateInfos = &queue_info;

@@ -29,6 +29,7 @@ struct VkContext {
     float timestamp_period_ns = 0;               // 0: no timestamps on this queue
     bool pipeline_statistics = false;            // fragment shader invocations can be counted
     bool shader_int64 = false;                   // 64-bit integers in shaders (the tile rasterizer needs them)
+    bool compute_subgroup_vote = false;          // subgroupAny in compute shaders (the tile rasterizer needs it)
     std::atomic<std::uint64_t> validation_messages{0};  // warnings and errors from the validation layer
     std::string first_validation_message;
 

@@ -57,6 +57,9 @@ std::vector<StructLayout> cpp_layouts() {
           SPINEGPU_MEMBER(GpuTriangle, v_x), SPINEGPU_MEMBER(GpuTriangle, u_y), SPINEGPU_MEMBER(GpuTriangle, v_y),
           SPINEGPU_MEMBER(GpuTriangle, flags), SPINEGPU_MEMBER(GpuTriangle, light), SPINEGPU_MEMBER(GpuTriangle, dark),
           SPINEGPU_MEMBER(GpuTriangle, material), SPINEGPU_MEMBER(GpuTriangle, clip_first)}},
+        {"GpuCharacterTiles", sizeof(GpuCharacterTiles),
+         {SPINEGPU_MEMBER(GpuCharacterTiles, mask_first), SPINEGPU_MEMBER(GpuCharacterTiles, tile_origin),
+          SPINEGPU_MEMBER(GpuCharacterTiles, tile_extent), SPINEGPU_MEMBER(GpuCharacterTiles, words)}},
     };
 }
 
@@ -186,7 +189,8 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
         {"Characters", b_characters}, {"Bones", b_bones},                 {"Words", b_words},
         {"OutVertices", b_out_vertices}, {"OutIndices", b_out_indices}, {"VertexOwners", b_vertex_owners},
         {"TileBits", b_tile_bits},      {"Counters", b_counters},
-        {"Triangles", b_triangles},     {"TriangleBoxes", b_triangle_boxes}};
+        {"Triangles", b_triangles},     {"TriangleBoxes", b_triangle_boxes},
+        {"CharacterTiles", b_character_tiles}, {"TileMasks", b_tile_masks}};
     const std::map<std::string, Binding> images{{"pages", b_pages}, {"target", b_target}};
     std::set<std::string> seen;
     for (const char* name : k_shaders) {

@@ -164,16 +164,11 @@ std::uint32_t path_differences(Renderer& renderer, std::span<const CharacterDraw
     return differing;
 }
 
-TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(renderer);
-    std::optional<AddedType> spineboy =
-        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
-    ASSERT_TRUE(spineboy);
-    const SkeletonData& data = spineboy->data();
-    // Forty overlapping characters, some tinted and translucent: many characters per tile, whose order must hold.
-    std::vector<std::unique_ptr<Player>> players;
-    std::vector<CharacterDraw> characters;
+// Forty overlapping spineboys in different animations and phases, some tinted and translucent: many characters
+// per tile, whose order must hold. `players` owns the poses that `characters` points at.
+void spineboy_crowd(const AddedType& spineboy, std::vector<std::unique_ptr<Player>>& players,
+                    std::vector<CharacterDraw>& characters) {
+    const SkeletonData& data = spineboy.data();
     const char* animations[] = {"run", "shoot", "walk", "portal"};
     for (int i = 0; i < 40; ++i) {
         players.push_back(std::make_unique<Player>(data, k_none, data.animation_names.find(animations[i % 4])));
@@ -183,8 +178,19 @@ TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
         update_world_transform(players.back()->pose, Physics::pose);
         const float shade = 0.5f + 0.5f * static_cast<float>(i % 3) / 2.0f;
         characters.push_back(
-            {&players.back()->pose, spineboy->type, Color{1, shade, shade, i % 5 == 0 ? 0.6f : 1.0f}});
+            {&players.back()->pose, spineboy.type, Color{1, shade, shade, i % 5 == 0 ? 0.6f : 1.0f}});
     }
+}
+
+TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    ASSERT_TRUE(spineboy);
+    std::vector<std::unique_ptr<Player>> players;
+    std::vector<CharacterDraw> characters;
+    spineboy_crowd(*spineboy, players, characters);
     std::uint32_t drawn = 0;
     std::uint64_t shaded = 0;
     const std::uint32_t differing =
@@ -201,6 +207,46 @@ TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
                          close_drawn, shaded);
     EXPECT_GT(close_drawn, k_width * k_height / 4);
     EXPECT_LE(close_differing, close_drawn / 1000) << "channels off by more than 2/255, close up";
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, tile_coverage_masks_equal_the_edge_functions) {
+    // The tile rasterizer's per-row spans (a float estimate settled by the integer edge functions) against the
+    // edge functions at every pixel: its diagnostic build 4 paints each pixel where they disagree white.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    setenv("SPINEGPU_DIAGNOSE_TILES", "4", 1);
+    std::string skip_reason;
+    std::unique_ptr<Renderer> renderer = create_renderer(skip_reason);
+    unsetenv("SPINEGPU_DIAGNOSE_TILES");
+    if (!renderer) {
+        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
+        return;
+    }
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    ASSERT_TRUE(spineboy);
+    std::vector<std::unique_ptr<Player>> players;
+    std::vector<CharacterDraw> characters;
+    spineboy_crowd(*spineboy, players, characters);
+    // The crowd at three sizes, with cameras off the pixel grid, and one character close up (64-bit edges).
+    const Camera2D cameras[] = {{0.12f, 80, 110}, {0.0371f, 80.3f, 90.7f}, {0.61f, 30.25f, 170.5f},
+                                {9.0f, -900, 1400}};
+    for (const Camera2D& camera : cameras) {
+        const bool close = camera.scale > 1;
+        Result<FrameStats> frame =
+            renderer->draw(close ? std::span<const CharacterDraw>(&characters[1], 1) : characters, camera, k_width,
+                           k_height, k_background, RenderPath::gpu_tiles);
+        ASSERT_TRUE(frame.ok()) << frame.error().message();
+        Result<FrameStats> done = renderer->finish();
+        ASSERT_TRUE(done.ok()) << done.error().message();
+        Result<Image> image = renderer->read_back();
+        ASSERT_TRUE(image.ok()) << image.error().message();
+        std::uint32_t disagreeing = 0;
+        for (std::size_t i = 0; i < image->rgba.size(); i += 4)
+            if (image->rgba[i] != 0 || image->rgba[i + 3] != 255) ++disagreeing;
+        EXPECT_EQ(disagreeing, 0u) << "pixels whose coverage disagrees, camera scale " << camera.scale;
+        EXPECT_GT(done->fragments, 500u) << "covered pixels checked, camera scale " << camera.scale;
+    }
     expect_no_validation_messages(*renderer);
 }
 

@@ -20,6 +20,8 @@
 //   GpuTilePush      its push constants: camera, target, tile grid and frame totals
 //   GpuTriangle      a triangle set up for it once per frame (triangles.comp): snapped vertices, UV plane, colours
 //                    and material; its pixel box goes to a compact array of its own (two words: min, max)
+//   GpuCharacterTiles  where a character's triangle masks are: per tile of its box of tiles, a bit per triangle
+//                    meeting that tile (triangles.comp writes them, raster.comp reads the ones of its tile)
 #ifndef SPINEGPU_GPU_LAYOUT_H
 #define SPINEGPU_GPU_LAYOUT_H
 
@@ -40,6 +42,11 @@ SPINEGPU_CONST k_tile_size = 16u;
 // Threads per workgroup of the triangle setup pass (triangles.comp): one workgroup per character, one thread per
 // triangle.
 SPINEGPU_CONST k_triangle_workgroup = 64u;
+// Most words a character's triangle masks may take (triangles.comp builds them in shared memory); a character
+// needing more gets none, and the rasterizer tests each of its triangles against the tile instead.
+SPINEGPU_CONST k_tile_mask_shared_words = 4096u;
+// GpuCharacterTiles::mask_first for "no masks".
+SPINEGPU_CONST k_no_tile_mask = 0xFFFFFFFFu;
 // GpuTriangle::flags: the top-left rule holds for edge k (vertex k to k + 1) when bit k is set.
 SPINEGPU_CONST k_triangle_top_left_mask = 7u;
 // Most slots a skeleton type may have (shared memory of the skinning pass holds one entry per slot).
@@ -143,6 +150,7 @@ struct GpuTilePush {
     uint index_total;       // triangle indices this frame (the end of the last character's triangles)
     uint background;        // the target's clear colour, premultiplied RGBA8
     uint row_width;         // triangle setup pass: characters per row of the dispatch grid
+    uint mask_words;        // words in the tile mask pool (triangles.comp allocates each character's masks there)
 };
 
 struct GpuTriangle {
@@ -152,6 +160,15 @@ struct GpuTriangle {
     float u_y, v_y;        // UV change per pixel in y
     uint flags;            // k_triangle_top_left_mask bits
     uint light, dark, material, clip_first;  // the first vertex's (GpuOutVertex)
+};
+
+struct GpuCharacterTiles {
+    uint mask_first;   // into the tile mask pool: the masks of the character's tiles, row-major over its box of
+                       // tiles, 1 + `words` words each: how many of its triangles meet the tile, then a bit per
+                       // triangle (bit j of mask word w: triangle 32 w + j); or k_no_tile_mask
+    uint tile_origin;  // the box's first tile: x | y << 16
+    uint tile_extent;  // the box's size in tiles: columns | rows << 16
+    uint words;        // mask words per tile: the character's triangle count / 32, rounded up
 };
 
 #ifdef __cplusplus

@@ -23,8 +23,9 @@ static_assert(sizeof(GpuOutVertex) == 32 && offsetof(GpuOutVertex, light) == 16 
               offsetof(GpuOutVertex, clip_first) == 28);
 static_assert(sizeof(GpuTriangle) == 68 && offsetof(GpuTriangle, u) == 24 && offsetof(GpuTriangle, flags) == 48 &&
               offsetof(GpuTriangle, clip_first) == 64);
-static_assert(sizeof(GpuTilePush) == 48 && offsetof(GpuTilePush, width) == 12 &&
-              offsetof(GpuTilePush, words_per_tile) == 28 && offsetof(GpuTilePush, row_width) == 44);
+static_assert(sizeof(GpuTilePush) == 52 && offsetof(GpuTilePush, width) == 12 &&
+              offsetof(GpuTilePush, words_per_tile) == 28 && offsetof(GpuTilePush, mask_words) == 48);
+static_assert(sizeof(GpuCharacterTiles) == 16 && offsetof(GpuCharacterTiles, words) == 12);
 
 // Bytes per bone in the per-frame bone buffer: a b c d x y.
 inline constexpr std::uint32_t k_bone_bytes = 24;
