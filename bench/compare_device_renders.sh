@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Compares the images that `bash bench/device_run.sh checks` rendered on the device (renders.tgz, unpacked into
+# DIR) here, where Node is: each case's gpu and gpu-tiles images against its cpu image (at most 0.1% of covered
+# pixels off by more than 2/255) and against the official renderer with the same camera (at most 2% off by more than
+# 24/255), and the crowd scene's frames, gpu and gpu-tiles against cpu. One line per comparison, then a count.
+#   bash bench/compare_device_renders.sh DIR [EXAMPLES_DIR]
+set -uo pipefail
+dir=$1 examples=${2:-../shared/spine-examples}
+here=$(cd "$(dirname "$0")/.." && pwd)
+oracle=$here/tests/render_oracle
+background=404850ff
+failed=0 total=0
+compare() {  # label a b threshold fraction
+  local result
+  total=$((total + 1))
+  if result=$(node "$oracle/compare_images.mjs" "$2" "$3" --threshold "$4" --max-fraction "$5" \
+      --background "$background" 2>&1); then
+    echo "ok   $1: $result"
+  else
+    echo "FAIL $1: $result"
+    failed=$((failed + 1))
+  fi
+}
+while IFS=$'\t' read -r label skeleton kind value skin steps; do
+  case $label in '#'*|label|'') continue ;; esac
+  [ "$kind" = schedule ] && value=$here/tests/oracle/schedules/$value
+  sdir=$(dirname "$examples/$skeleton") base=$(basename "$(dirname "$examples/$skeleton")")
+  for atlas in "$sdir/$base.atlas" "$sdir/$base-pma.atlas"; do
+    id=$(printf '%s_%s' "$label" "$(basename "$atlas" .atlas)")
+    camera=$(grep -F "$id " "$dir/cameras.txt" | head -n 1 | cut -d' ' -f2)
+    [ -n "$camera" ] || { echo "FAIL $id: not rendered on the device"; failed=$((failed + 1)); continue; }
+    args=(--skeleton "$examples/$skeleton" --atlas "$atlas" --"$kind" "$value" --steps "$steps" --width 384 --height 384)
+    [ "$skin" != "-" ] && args+=(--skin "$skin")
+    node "$oracle/render_reference.mjs" "${args[@]}" --camera "$camera" --background "$background" \
+      --out "$dir/$id.official.png" 2>/dev/null || { echo "FAIL $id: official render failed"; continue; }
+    for path in gpu gpu-tiles; do
+      compare "$id $path vs cpu" "$dir/$id.$path.png" "$dir/$id.cpu.png" 2 0.001
+      compare "$id $path vs official" "$dir/$id.$path.png" "$dir/$id.official.png" 24 0.02
+    done
+  done
+done < "$oracle/cases.tsv"
+for frame in "$dir"/scene-cpu/*.png; do
+  name=$(basename "$frame")
+  for path in gpu gpu-tiles; do compare "scene $name $path vs cpu" "$dir/scene-$path/$name" "$frame" 2 0.001; done
+done
+echo "device renders: $((total - failed))/$total comparisons passed"
+[ "$failed" -eq 0 ]
