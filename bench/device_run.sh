@@ -81,6 +81,9 @@ if [ "$what" = tiles ] || [ "$what" = all ]; then
       --characters 8000 --frames 60 --threads 16 --paths $paths --character-pixels $px --json \
       | sed "s/\"path\": \"/\"pixels\": $px, \"path\": \"/" | tee -a "$out/tiles.jsonl"
   done
+  # The update inside the packing pass (PoseJob), next to the same frame with the update before it.
+  "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+    --characters 8000 --frames 60 --threads 16 --paths gpu-tiles --update-in-pack --json | tee -a "$out/tiles.jsonl"
   for skel in raptor/raptor-pro celestial-circus/celestial-circus-pro; do
     atlas=$E/$(dirname $skel)/$(basename $(dirname $skel))-pma.atlas
     "$bin" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 8000 --frames 60 --threads 16 \

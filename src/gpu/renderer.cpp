@@ -257,7 +257,8 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
 }
 
 Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, const Camera2D& camera,
-                                  std::uint32_t width, std::uint32_t height, Color background, RenderPath path) {
+                                  std::uint32_t width, std::uint32_t height, Color background, RenderPath path,
+                                  PoseJob poses) {
     Impl& m = *impl_;
     if (!m.finalized)
         if (Result<void> r = m.upload_static(); !r) return r.error();
@@ -318,10 +319,12 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         std::span<const CharacterDraw> characters;
         WorldRect view;
         RenderPath path;
-    } context{&m, &f, characters, view, path};
+        PoseJob poses;
+    } context{&m, &f, characters, view, path, poses};
     auto first_pass = [](void* raw, std::size_t begin, std::size_t end) {
         auto& x = *static_cast<PassContext*>(raw);
         Impl& im = *x.m;
+        if (x.poses.run != nullptr) x.poses.run(x.poses.context, begin, end);
         for (std::size_t i = begin; i < end; ++i) {
             if (i + 1 < end)  // the poses of the next characters load while this one is packed
                 prefetch_for_packing(*x.characters[i + 1].pose, i + 2 < end ? x.characters[i + 2].pose : nullptr);
@@ -343,7 +346,9 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         }
     };
     constexpr std::size_t k_grain = 64;
-    if (m.pool != nullptr) m.pool->run(n, k_grain, RangeJob{first_pass, &context});
+    // With a pose job, smaller ranges: a range's poses, just written, should still be in the core's cache when packed.
+    constexpr std::size_t k_pose_job_grain = 16;
+    if (m.pool != nullptr) m.pool->run(n, poses.run ? k_pose_job_grain : k_grain, RangeJob{first_pass, &context});
     else first_pass(&context, 0, n);
 
     // Output places, in draw order (back to front): prefix sums over the visible characters.

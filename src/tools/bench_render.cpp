@@ -2,7 +2,8 @@
 // Characters of one skeleton are spread over a width x height view, `character_pixels` tall (64 by default; the camera
 // scales the world, skeletons keep scale 1, so IK and physics pose as authored), each with a random looping animation
 // at a random phase (make_crowd's seed). Per frame: the runtime update on all threads, then the renderer draws the
-// crowd through one path (packing and the CPU path's vertex building on the same threads), with frames in flight
+// crowd through one path (packing and the CPU path's vertex building on the same threads; with --update-in-pack the
+// update runs inside the packing pass, range by range, as a PoseJob), with frames in flight
 // overlapping CPU and GPU. Reported per frame (medians): update, pack, record, GPU (timestamps) and frame time, bytes
 // per character, and next to the GPU time its two floors on an NVIDIA H200 (DESIGN.md): visible vertices / 1.07 G/s and
 // shaded pixels / 12.3 G/s.
@@ -46,38 +47,62 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     // anywhere in it (the lowest 64 px left free), facing either way.
     const float height = setup_pose_height(*setup.data, *setup.binding);
     const gpu::Camera2D camera{setup.character_pixels / height, 0, static_cast<float>(setup.height)};
+    // Back to front: characters higher up the view are farther away. The places are sorted before they are handed
+    // out, so that the crowd's order is the draw order (a pose job's ranges are then ranges of the crowd).
     Crowd crowd = make_crowd(*setup.data, count);
     std::mt19937 random(k_seed + 1);
-    for (SkeletonPose& pose : crowd.poses()) {
-        pose.x = static_cast<float>(random() % setup.width) / camera.scale;
-        const auto free_height =
-            static_cast<std::uint32_t>(std::max(1.0f, static_cast<float>(setup.height) - setup.character_pixels));
-        pose.y = static_cast<float>(random() % free_height) / camera.scale;
-        if (random() % 2) pose.scale_x = -1;
+    struct Place {
+        float x, y;
+        bool flip;
+    };
+    std::vector<Place> places(count);
+    const auto free_height =
+        static_cast<std::uint32_t>(std::max(1.0f, static_cast<float>(setup.height) - setup.character_pixels));
+    for (Place& place : places) {
+        place.x = static_cast<float>(random() % setup.width) / camera.scale;
+        place.y = static_cast<float>(random() % free_height) / camera.scale;
+        place.flip = random() % 2 != 0;
     }
+    std::stable_sort(places.begin(), places.end(), [](const Place& a, const Place& b) { return a.y > b.y; });
     std::vector<gpu::CharacterDraw> draws;
     draws.reserve(count);
-    for (SkeletonPose& pose : crowd.poses()) draws.push_back({&pose, *type, Color{}});
-    // Back to front: characters higher up the view are farther away.
-    std::stable_sort(draws.begin(), draws.end(),
-                     [](const gpu::CharacterDraw& a, const gpu::CharacterDraw& b) { return a.pose->y > b.pose->y; });
+    for (std::size_t i = 0; i < count; ++i) {
+        SkeletonPose& pose = crowd.poses()[i];
+        pose.x = places[i].x;
+        pose.y = places[i].y;
+        if (places[i].flip) pose.scale_x = -1;
+        draws.push_back({&pose, *type, Color{}});
+    }
 
     BatchUpdater updater(BatchDesc{setup.threads, setup.backend, 0});
     WorkerPool pool(setup.threads);
     renderer.set_worker_pool(&pool);
     const FrameStep step{k_dt, Physics::update};
     auto ignore = [](CharacterIndex, const StateNotification&) {};
+    // --update-in-pack: the renderer updates each range of characters just before packing it.
+    struct PoseContext {
+        Crowd* crowd;
+        FrameStep step;
+    } pose_context{&crowd, step};
+    const gpu::PoseJob pose_job{[](void* raw, std::size_t begin, std::size_t end) {
+                                    auto& x = *static_cast<PoseContext*>(raw);
+                                    update_characters(x.crowd->poses().subspan(begin, end - begin),
+                                                      x.crowd->states().subspan(begin, end - begin), x.step);
+                                },
+                                &pose_context};
+    const gpu::PoseJob poses = setup.update_in_pack ? pose_job : gpu::PoseJob{};
     std::vector<double> update_ms, pack_ms, record_ms, gpu_ms, skin_ms, frame_ms;
     double bytes_per_character = 0, vertices = 0, triangles = 0, pixels = 0;
     const std::uint32_t total = k_warm_up_frames + setup.frames;
     auto frame_start = std::chrono::steady_clock::now();
     for (std::uint32_t frame = 0; frame < total; ++frame) {
         const auto start = std::chrono::steady_clock::now();
-        updater.update(crowd, step, ignore);
+        if (!setup.update_in_pack) updater.update(crowd, step, ignore);
         const double update =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         Result<gpu::FrameStats> stats = renderer.draw(draws, camera, setup.width, setup.height,
-                                                      Color{0.1f, 0.1f, 0.12f, 1}, path);
+                                                      Color{0.1f, 0.1f, 0.12f, 1}, path, poses);
+        if (setup.update_in_pack) deliver_events(crowd, ignore);  // (the batch updater delivers them itself)
         if (!stats) {
             error = stats.error().message();
             return false;
@@ -93,9 +118,10 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     }
     // GPU time: frames waited for one at a time, so that each one's timestamps are read (the frames above overlap).
     for (std::uint32_t frame = 0; frame < std::min<std::uint32_t>(setup.frames, 30); ++frame) {
-        updater.update(crowd, step, ignore);
+        if (!setup.update_in_pack) updater.update(crowd, step, ignore);
         Result<gpu::FrameStats> drawn = renderer.draw(draws, camera, setup.width, setup.height,
-                                                      Color{0.1f, 0.1f, 0.12f, 1}, path);
+                                                      Color{0.1f, 0.1f, 0.12f, 1}, path, poses);
+        if (setup.update_in_pack) deliver_events(crowd, ignore);
         Result<gpu::FrameStats> stats = drawn ? renderer.finish() : drawn;
         if (!stats) {
             error = stats.error().message();
@@ -122,7 +148,8 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
                                                     : "gpu-vertex";
     row.threads = setup.threads;
     row.frames = setup.frames;
-    row.update = summarise(update_ms);
+    if (!setup.update_in_pack) row.update = summarise(update_ms);
+    row.update_in_pack = setup.update_in_pack;
     row.pack_ms = summarise(pack_ms).median;
     row.record_ms = summarise(record_ms).median;
     if (!gpu_ms.empty()) row.gpu_ms = summarise(gpu_ms).median;

@@ -33,6 +33,7 @@ struct BenchSetup {
     std::uint32_t width = 1920, height = 1080;  // the view of the render paths
     std::string device;                         // Vulkan device name filter ("" : any)
     float character_pixels = 64;                // characters' height on screen (render paths)
+    bool update_in_pack = false;  // render paths: the update runs inside the renderer's packing pass (PoseJob)
 };
 
 // Frame times in milliseconds, summarised.
@@ -56,6 +57,7 @@ struct BenchRow {
     std::optional<std::uint64_t> vertices, triangles, fragments;
     std::optional<std::string> device;
     const char* backend = nullptr;  // thread back-end of the update, or null
+    bool update_in_pack = false;    // the update ran inside packing: pack_ms holds both, update is empty
 };
 
 // Median, min and max of `ms` (sorts it). Precondition: not empty.

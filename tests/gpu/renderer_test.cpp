@@ -1,6 +1,6 @@
 // The renderer on a real device (lavapipe in CI, the hardware driver where there is one), with the validation layer:
 // an empty frame is the background, a frame with spineboy draws him, characters of two types draw in one frame,
-// and types can only be added before the first frame. Skipped, with the reason, when no Vulkan device exists.
+// a pose job updates each range before it is packed, and types can only be added before the first frame. Skipped, with the reason, when no Vulkan device exists.
 #include <gtest/gtest.h>
 
 #include <span>
@@ -16,6 +16,7 @@
 #include "gpu_test_support.hpp"
 #include "spinegpu/data/image.hpp"
 #include "spinegpu/gpu/renderer.hpp"
+#include "spinegpu/runtime/batch_update.hpp"
 
 namespace spinegpu::test {
 namespace {
@@ -247,6 +248,50 @@ TEST(Renderer, tile_coverage_masks_equal_the_edge_functions) {
         EXPECT_EQ(disagreeing, 0u) << "pixels whose coverage disagrees, camera scale " << camera.scale;
         EXPECT_GT(done->fragments, 500u) << "covered pixels checked, camera scale " << camera.scale;
     }
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, pose_job_updates_each_range_before_it_is_packed) {
+    // The same crowd stepped one frame before draw(), and stepped inside draw() by a pose job on two threads (ranges
+    // run concurrently): the same image, and every character stepped exactly once.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    ASSERT_TRUE(spineboy);
+    WorkerPool pool(2);
+    renderer->set_worker_pool(&pool);
+    const Camera2D camera{0.12f, 80, 110};
+    std::vector<Image> images;
+    std::vector<int> steps;
+    for (bool in_pack : {false, true}) {
+        std::vector<std::unique_ptr<Player>> players;
+        std::vector<CharacterDraw> characters;
+        spineboy_crowd(*spineboy, players, characters);
+        steps.assign(players.size(), 0);
+        struct Context {
+            std::vector<std::unique_ptr<Player>>* players;
+            std::vector<int>* steps;
+        } context{&players, &steps};
+        const PoseJob job{[](void* raw, std::size_t begin, std::size_t end) {
+                              auto& x = *static_cast<Context*>(raw);
+                              for (std::size_t i = begin; i < end; ++i) {
+                                  (*x.players)[i]->step(1.0 / 30);
+                                  ++(*x.steps)[i];
+                              }
+                          },
+                          &context};
+        if (!in_pack) job.run(job.context, 0, players.size());
+        Result<FrameStats> frame =
+            renderer->draw(characters, camera, k_width, k_height, k_background, RenderPath::gpu, in_pack ? job : PoseJob{});
+        ASSERT_TRUE(frame.ok()) << frame.error().message();
+        Result<Image> image = renderer->read_back();
+        ASSERT_TRUE(image.ok()) << image.error().message();
+        images.push_back(std::move(*image));
+        for (std::size_t i = 0; i < steps.size(); ++i) EXPECT_EQ(steps[i], 1) << "character " << i;
+    }
+    EXPECT_GT(pixels_off_background(images[0]), k_width * k_height / 4);
+    EXPECT_EQ(images[0].rgba, images[1].rgba);
     expect_no_validation_messages(*renderer);
 }
 

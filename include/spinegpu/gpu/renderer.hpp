@@ -60,10 +60,20 @@ struct CharacterDraw {
     Color tint;
 };
 
+// Work that draw() runs on its worker pool for each range [begin, end) of its characters just before that range is
+// culled and packed: to bring those poses up to date in the same pass (the runtime's update_characters, say), so
+// that each pose is packed right after it is written, by the thread that wrote it, while it is in that core's cache.
+// It must touch only those characters (ranges run on different threads at once) and keep each one's skeleton type.
+struct PoseJob {
+    void (*run)(void* context, std::size_t begin, std::size_t end) = nullptr;  // null: none
+    void* context = nullptr;
+};
+
 // What one frame cost. Times in milliseconds; gpu_ms is from timestamp queries of the frame's own command buffer
 // (known once the frame has finished: see Renderer::finish), negative when unknown.
 struct FrameStats {
-    double pack_ms = 0;        // packing poses (GPU path) or computing and writing world vertices (CPU path)
+    double pack_ms = 0;        // packing poses (GPU path) or computing and writing world vertices (CPU path), and
+                               // the PoseJob when draw() was given one
     double record_ms = 0;      // recording and submitting the command buffer
     double gpu_ms = -1;
     double skin_ms = -1;       // the part of gpu_ms before the draw (the skinning pass; ~0 on the other paths)
@@ -104,9 +114,10 @@ public:
 
     // Draws `characters` (in this order: back to front) into the offscreen target, sized width x height and
     // cleared to `background` (straight alpha), through `path`. Characters outside the view are neither packed nor
-    // drawn. Waits only for the frame that last used this frame-in-flight slot.
+    // drawn. Waits only for the frame that last used this frame-in-flight slot. `poses`, when given, runs first on
+    // each range of characters, in the packing pass (see PoseJob).
     Result<FrameStats> draw(std::span<const CharacterDraw> characters, const Camera2D& camera, std::uint32_t width,
-                            std::uint32_t height, Color background, RenderPath path);
+                            std::uint32_t height, Color background, RenderPath path, PoseJob poses = {});
 
     // Threads for packing poses and building the CPU path's vertices (characters are split into ranges), or null for
     // the calling thread alone. The pool must outlive its use here; the renderer runs one batch at a time on it.
