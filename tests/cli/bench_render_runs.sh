@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# `spinegpu bench` through the renderer's paths with --json, on spineboy-pro with a small crowd: one row per path,
+# with pack, record, GPU and frame times, bytes per character and the device; with --update-in-pack the update runs
+# inside packing, so update_ms is null and the row says so. Checks behaviour only, never timings.
+# usage: bench_render_runs.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
+set -uo pipefail
+bin=$1 examples=${SPINE_EXAMPLES:-$2}
+if [ ! -d "$examples/spineboy" ]; then echo "skipped: Spine example exports not found at $examples"; exit 77; fi
+command -v node >/dev/null || { echo "skipped: node not installed"; exit 77; }
+skeleton="$examples/spineboy/spineboy-pro.skel" atlas="$examples/spineboy/spineboy-pma.atlas"
+
+check_rows() {  # in_pack rows...
+  printf '%s\n' "$2" | IN_PACK=$1 node -e '
+    const lines = require("fs").readFileSync(0, "utf8").split("\n").filter((l) => l.length > 0);
+    const rows = lines.map((l) => JSON.parse(l));
+    const inPack = process.env.IN_PACK === "1";
+    const paths = ["gpu", "gpu-tiles", "cpu"];
+    if (rows.length !== paths.length) throw new Error("expected " + paths.length + " rows, got " + rows.length);
+    rows.forEach((row, i) => {
+      if (row.path !== paths[i]) throw new Error("row " + i + ": path " + row.path);
+      if (row.characters !== 40 || row.threads !== 2 || row.frames !== 3) throw new Error("row " + i + ": counts");
+      for (const k of ["pack_ms", "record_ms", "gpu_ms", "frame_ms", "bytes_per_character", "triangles"])
+        if (typeof row[k] !== "number" || !(row[k] > 0)) throw new Error(row.path + ": " + k + " is not a number > 0");
+      if (typeof row.device !== "string" || row.device.length === 0) throw new Error(row.path + ": no device");
+      if (row.update_in_pack !== inPack) throw new Error(row.path + ": update_in_pack " + row.update_in_pack);
+      if (inPack ? row.update_ms !== null : !(row.update_ms > 0))
+        throw new Error(row.path + ": update_ms " + row.update_ms + (inPack ? ", expected null" : ""));
+    });'
+}
+
+for in_pack in 0 1; do
+  flag=(); [ "$in_pack" = 1 ] && flag=(--update-in-pack)
+  if ! out=$("$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 40 --frames 3 --threads 2 \
+               --width 320 --height 180 --paths gpu,gpu-tiles,cpu "${flag[@]}" --json 2>&1); then
+    case $out in *"no Vulkan"*|*"no usable Vulkan device"*) echo "skipped: $out"; exit 77 ;; esac
+    echo "FAIL: bench ${flag[*]} exited non-zero: $out"; exit 1
+  fi
+  check_rows "$in_pack" "$out" || { echo "FAIL: bad --json rows (${flag[*]}):"; printf '%s\n' "$out"; exit 1; }
+done
+echo "ok"
