@@ -27,12 +27,14 @@ while IFS=$'\t' read -r label skeleton kind value skin steps; do
   sdir=$(dirname "$examples/$skeleton") base=$(basename "$(dirname "$examples/$skeleton")")
   for atlas in "$sdir/$base.atlas" "$sdir/$base-pma.atlas"; do
     id=$(printf '%s_%s' "$label" "$(basename "$atlas" .atlas)")
-    camera=$(grep -F "$id " "$dir/cameras.txt" | head -n 1 | cut -d' ' -f2)
-    [ -n "$camera" ] || { echo "FAIL $id: not rendered on the device"; failed=$((failed + 1)); continue; }
-    args=(--skeleton "$examples/$skeleton" --atlas "$atlas" --"$kind" "$value" --steps "$steps" --width 384 --height 384)
+    camera=$(awk -v id="$id" '$1 == id { print $2; exit }' "$dir/cameras.txt")
+    [ -n "$camera" ] || { echo "FAIL $id: not rendered on the device"; failed=$((failed + 1)) total=$((total + 1)); continue; }
+    args=(--skeleton "$examples/$skeleton" --atlas "$atlas" --"$kind" "$value" --steps "$steps")
+    args+=(--width 384 --height 384)
     [ "$skin" != "-" ] && args+=(--skin "$skin")
     node "$oracle/render_reference.mjs" "${args[@]}" --camera "$camera" --background "$background" \
-      --out "$dir/$id.official.png" 2>/dev/null || { echo "FAIL $id: official render failed"; continue; }
+      --out "$dir/$id.official.png" 2>/dev/null ||
+      { echo "FAIL $id: official render failed"; failed=$((failed + 1)) total=$((total + 1)); continue; }
     for path in gpu gpu-tiles; do
       compare "$id $path vs cpu" "$dir/$id.$path.png" "$dir/$id.cpu.png" 2 0.001
       compare "$id $path vs official" "$dir/$id.$path.png" "$dir/$id.official.png" 24 0.02

@@ -3,8 +3,10 @@
 # workplace; see docs/PERFORMANCE.md for the command that sends it). Everything is built here and carried: the
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib), the Vulkan loader packages (.gl)
 # and the Spine examples the checks read (.examples). Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|all]      (QUICK=1: the diagnosis at 64 px only)
+#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|all]      (QUICK=1: the diagnosis at 64 px only)
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
+# frame: the CPU frame of 8,000 characters (spineboy, raptor, celestial) through gpu-tiles, the update before packing
+#     and inside it (--update-in-pack), next to the update alone and the CPU path; three rounds.
 # ab: the tile rasterizer of every build carried as .devlib/spinegpu* (spinegpu-base: an earlier one, others:
 #     variants), 8,000 spineboys at 64 px, in turn three times, then each one's time split (SPINEGPU_DIAGNOSE_TILES;
 #     QUICK=1: not split).
@@ -93,10 +95,25 @@ if [ "$what" = tiles ] || [ "$what" = all ]; then
     --characters 1000,30000 --frames 60 --threads 16 --paths gpu-tiles --json | tee -a "$out/tiles.jsonl"
 fi
 
+if [ "$what" = frame ]; then
+  for round in 1 2 3; do
+    for skel in spineboy/spineboy-pro raptor/raptor-pro celestial-circus/celestial-circus-pro; do
+      atlas=$E/$(dirname $skel)/$(basename $(dirname $skel))-pma.atlas
+      paths=update,gpu-tiles
+      [ $skel = spineboy/spineboy-pro ] && paths=update,gpu-tiles,cpu
+      "$bin" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 8000 --frames 60 --threads 16 \
+        --paths $paths --json | tee -a "$out/frame.jsonl"
+      "$bin" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 8000 --frames 60 --threads 16 \
+        --paths gpu-tiles --update-in-pack --json | tee -a "$out/frame.jsonl"
+    done
+  done
+fi
+
 if [ "$what" = ab ]; then
   ab_bench() {
     "$1" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
-      --characters 8000 --frames 60 --threads 16 --paths gpu-tiles --json | sed "s/\"path\": \"/\"build\": \"$2\", \"path\": \"/"
+      --characters 8000 --frames 60 --threads 16 --paths gpu-tiles --json \
+      | sed "s/\"path\": \"/\"build\": \"$2\", \"path\": \"/"
   }
   builds=$(cd .devlib && ls spinegpu*)
   for round in 1 2 3; do
@@ -104,7 +121,9 @@ if [ "$what" = ab ]; then
   done
   if [ -z "${QUICK:-}" ]; then
     for d in 1 2 3; do
-      for b in $builds; do SPINEGPU_DIAGNOSE_TILES=$d ab_bench "$PWD/.devlib/$b" "$b-diagnose-$d" | tee -a "$out/ab.jsonl"; done
+      for b in $builds; do
+        SPINEGPU_DIAGNOSE_TILES=$d ab_bench "$PWD/.devlib/$b" "$b-diagnose-$d" | tee -a "$out/ab.jsonl"
+      done
     done
   fi
 fi

@@ -5,13 +5,13 @@
 //
 // The tile's characters come from its bitset (set by triangles.comp) in character order, which is draw order; up
 // to 256 of them at a time (a pass), one thread each reads where the character's mask for this tile is and how
-// many of its triangles meet the tile. Then the workgroup draws the pass's triangles that meet the tile, in order,
-// 256 at a time (a round), across characters: each thread finds one kept triangle from the counts and the masks
-// and sets it up in shared memory (its edge functions at the tile's first pixel centre, a mask per pair of rows).
-// Then every thread walks the kept triangles of its rows in order, queues the ones that cover its pixel centre and
-// shades the queue (see rasterize_slots). A character without masks (too large for them) offers every triangle,
-// and the set-up drops those that miss the tile. Coverage is exact integer edge functions with the top-left rule
-// on the snapped vertices, so the tile rasterizer covers what the raster pipeline covers. Shading is
+// many of its triangles meet the tile. Then the workgroup draws the triangles the pass's characters offer, in
+// order, 256 at a time (a round), across characters: each thread finds one from the counts and the masks and sets
+// it up in shared memory (its exact coverage of each pair of rows, UV and looks). Then every thread walks the
+// slots of its rows in order, queues the ones that cover its pixel centre and shades the queue (see
+// rasterize_slots). A character without masks (too large for them, or the pool was full) offers every triangle,
+// and the set-up drops those that miss the tile. Coverage follows exact integer edge functions with the top-left
+// rule on the snapped vertices, so the tile rasterizer covers what the raster pipeline covers. Shading is
 // shading.glsl's; the blend dst = src0 + dst * src1 is done here in 8-bit arithmetic, as a raster pipeline blends
 // into an 8-bit target (lavapipe's blender exactly; hardware blenders may keep more bits inside one blend).
 //
@@ -40,8 +40,8 @@ layout(std430, set = 0, binding = 19) readonly buffer TileMasks { uint tile_mask
 layout(push_constant) uniform PushBlock { GpuTilePush push; };
 
 // Diagnostics (SPINEGPU_DIAGNOSE_TILES=N), to tell where the time goes when profiling; wrong pixels, off in every
-// normal run. 1: covered pixels are counted but not shaded; 2: triangles are kept but not rasterized; 3: the
-// tile's characters are found and their masks read, but nothing is drawn. 4 (a test): each kept triangle's
+// normal run. 1: covered pixels are counted but not shaded; 2: offered triangles are set up but not rasterized; 3: the
+// tile's characters are found and their masks read, but nothing is drawn. 4 (a test): each offered triangle's
 // coverage masks and row bits are checked against its edge functions at every pixel of the tile; the pixel comes
 // out opaque white where they disagree, opaque black elsewhere.
 layout(constant_id = 0) const uint k_diagnose = 0u;
@@ -55,11 +55,12 @@ const uint k_threads = k_tile_size * k_tile_size;
 shared uint s_words[k_threads];    // a chunk of the tile's bitset
 shared uint s_word_mask[8];        // which of them are non-zero
 // The pass's characters, in draw order: first triangle, where its mask for this tile starts in the pool
-// (k_no_tile_mask: none, every triangle is offered), and how many triangles it offers.
+// (k_no_tile_mask: none, every triangle is offered), how many mask words it has, and how many triangles it offers.
 shared uint s_char_first[k_threads];
 shared uint s_char_mask[k_threads];
-shared uint s_char_kept[k_threads];
-// Per pair of pixel rows g, per kept triangle (slot) in order: the pixels it covers, bit (y & 1) * 16 + x.
+shared uint s_char_words[k_threads];
+shared uint s_char_offered[k_threads];
+// Per pair of pixel rows g, per slot: the pixels its triangle covers, bit (y & 1) * 16 + x.
 shared uint s_cover[8 * k_threads];
 // Two halves, used by alternate rounds. Per pair of pixel rows (2g, 2g + 1: the threads of one 32-wide subgroup on
 // most GPUs), the slots whose box meets them (8 words): each thread walks only those.
@@ -69,7 +70,9 @@ shared vec2 s_uv_x[k_threads];     // UV step per pixel in x
 shared vec2 s_uv_y[k_threads];     // UV step per pixel in y
 shared uvec4 s_look[k_threads];    // light, dark, material and clip_first
 shared uint s_shaded;
-shared uint s_triangle[k_threads];  // k_diagnose 4: the triangle in each slot, or ~0u for none
+// k_diagnose 4: the triangle in each slot, | k_missed when its box misses the tile (the slot holds nothing else).
+shared uint s_triangle[k_threads];
+const uint k_missed = 0x80000000u;  // (triangle indices are below 2^31: a frame has at most 2^32 indices)
 
 // The position of the n-th set bit of `bits` (n < bitCount(bits)).
 uint nth_bit(uint bits, uint n) {
@@ -110,7 +113,7 @@ void write_entry(uint t, ivec2 origin, uint slot, uint rows) {
     uvec2 pixels = triangle_boxes[t];
     ivec2 lo = max(ivec2(pixels.x & 0xFFFFu, pixels.x >> 16) - origin, ivec2(0));
     ivec2 hi = min(ivec2(pixels.y & 0xFFFFu, pixels.y >> 16) - origin, ivec2(int(k_tile_size) - 1));
-    if (k_diagnose == 4u) s_triangle[slot] = lo.x > hi.x || lo.y > hi.y ? ~0u : t;
+    if (k_diagnose == 4u) s_triangle[slot] = lo.x > hi.x || lo.y > hi.y ? t | k_missed : t;
     if (lo.x > hi.x || lo.y > hi.y) return;
     GpuTriangle r = triangles[t];
     ivec2 v[3] = ivec2[3](ivec2(r.x0, r.y0), ivec2(r.x1, r.y1), ivec2(r.x2, r.y2));
@@ -146,7 +149,7 @@ void write_entry(uint t, ivec2 origin, uint slot, uint rows) {
     s_look[slot] = uvec4(r.light, r.dark, r.material, r.clip_first);
 }
 
-// This thread's pixel (premultiplied RGBA8) after kept triangle k, which covers it, is shaded and blended in 8-bit
+// This thread's pixel (premultiplied RGBA8) after slot k's triangle, which covers it, is shaded and blended in 8-bit
 // arithmetic: both blend inputs rounded to 8 bits, the product rounded, the sum saturated (exact in float: every
 // value is a whole number below 2^16).
 uint shade_and_blend(uint k, ivec2 local, ivec2 pixel, uint dst) {
@@ -174,7 +177,7 @@ uint flush(uvec2 queue, uint count, ivec2 local, ivec2 pixel, uint dst) {
     return dst;
 }
 
-// Blends the kept triangles in the slots (rows from the half of s_rows at `rows_half`) that cover this thread's
+// Blends the triangles in the slots (rows from the half of s_rows at `rows_half`) that cover this thread's
 // pixel into `dst`, in slot order. The threads walk their rows' slots together and queue the covering ones (up to
 // eight), and after each word of slots the subgroup shades together if any queue holds four or more: a subgroup
 // shades about as often as its most covered pixel needs, not once per triangle that any of its pixels meets, and
@@ -217,20 +220,21 @@ bool coverage_disagrees(uint count, uint rows_half, ivec2 local, ivec2 pixel, in
     uint lane = 1u << uint(local.x + (local.y & 1) * 16);
     bool wrong = false;
     for (uint k = 0u; k < count; ++k) {
-        uint t = s_triangle[k];
-        if (t == ~0u) continue;  // its box misses the tile
+        uint t = s_triangle[k] & ~k_missed;
         GpuTriangle r = triangles[t];
         ivec2 v0 = ivec2(r.x0, r.y0), v1 = ivec2(r.x1, r.y1), v2 = ivec2(r.x2, r.y2), centre = pixel * 256 + 128;
         bool inside = edge_at(v0, v1, centre) - ((r.flags & 1u) != 0u ? 0l : 1l) >= 0l &&
                       edge_at(v1, v2, centre) - ((r.flags & 2u) != 0u ? 0l : 1l) >= 0l &&
                       edge_at(v2, v0, centre) - ((r.flags & 4u) != 0u ? 0l : 1l) >= 0l;
-        // Masks are written for the row pairs the triangle's box meets; the others are stale and must be unlisted.
+        // Masks are written for the row pairs the triangle's box meets (none when it misses the tile); the others
+        // are stale and must be unlisted.
         uvec2 pixels = triangle_boxes[t];
         int first_row = int(pixels.x >> 16) - int(gl_WorkGroupID.y * k_tile_size);
         int last_row = int(pixels.y >> 16) - int(gl_WorkGroupID.y * k_tile_size);
         bool in_box_rows = int(group) >= (max(first_row, 0) >> 1) && int(group) <= (min(last_row, 15) >> 1);
-        bool masked = in_box_rows && (s_cover[group * k_threads + k] & lane) != 0u;
-        bool listed = (s_rows[rows_half + group * 8u + (k >> 5)] & (1u << (k & 31u))) != 0u;
+        bool missed = (s_triangle[k] & k_missed) != 0u;
+        bool masked = !missed && in_box_rows && (s_cover[group * k_threads + k] & lane) != 0u;
+        bool listed = !missed && (s_rows[rows_half + group * 8u + (k >> 5)] & (1u << (k & 31u))) != 0u;
         wrong = wrong || masked != inside || (inside && !listed);
         if (inside) ++shaded;
     }
@@ -259,23 +263,25 @@ void describe_character(uint c, uint i) {
     uint first = characters[c].out_index_first / 3u;
     uint end = (c + 1u < push.character_count ? characters[c + 1u].out_index_first : push.index_total) / 3u;
     GpuCharacterTiles r = character_tiles[c];
-    uint at = k_no_tile_mask, offered = end - first;
+    uint at = k_no_tile_mask, words = 0u, offered = end - first;
     ivec2 tile = ivec2(gl_WorkGroupID.xy) - ivec2(r.tile_origin & 0xFFFFu, r.tile_origin >> 16);
     ivec2 extent = ivec2(r.tile_extent & 0xFFFFu, r.tile_extent >> 16);
     if (r.mask_first != k_no_tile_mask && all(greaterThanEqual(tile, ivec2(0))) && all(lessThan(tile, extent))) {
         at = r.mask_first + (uint(tile.y) * uint(extent.x) + uint(tile.x)) * (r.words + 1u);
+        words = r.words;
         offered = tile_masks[at];
     }
     s_char_first[i] = first;
     s_char_mask[i] = at;
-    s_char_kept[i] = offered;
+    s_char_words[i] = words;
+    s_char_offered[i] = offered;
 }
 
-// The triangle that entry i offers as its n-th (n < s_char_kept[i]).
+// The triangle that entry i offers as its n-th (n < s_char_offered[i]).
 uint offered_triangle(uint i, uint n) {
     uint first = s_char_first[i], at = s_char_mask[i];
     if (at == k_no_tile_mask) return first + n;
-    for (uint w = 0u; w < k_tile_mask_shared_words; ++w) {
+    for (uint w = 0u; w < s_char_words[i]; ++w) {
         uint bits = tile_masks[at + 1u + w];
         uint count = uint(bitCount(bits));
         if (n < count) return first + 32u * w + nth_bit(bits, n);
@@ -289,16 +295,16 @@ uint offered_triangle(uint i, uint n) {
 void draw_pass(uint n, ivec2 origin, ivec2 local, ivec2 pixel, inout uint round, inout uint dst, inout uint shaded) {
     uint tid = gl_LocalInvocationIndex;
     uint total = 0u;
-    for (uint i = 0u; i < n; ++i) total += s_char_kept[i];
+    for (uint i = 0u; i < n; ++i) total += s_char_offered[i];
     uint entry = 0u, entry_base = 0u;  // the entry holding the round's first rank, and its first rank
     for (uint base = 0u; base < total; base += k_threads) {
         if (base != 0u) barrier();  // every thread is done with the previous round's slots
-        while (entry_base + s_char_kept[entry] <= base) entry_base += s_char_kept[entry++];
+        while (entry_base + s_char_offered[entry] <= base) entry_base += s_char_offered[entry++];
         uint rows = (round & 1u) * 64u;
         uint rank = base + tid;
         if (rank < total) {
             uint i = entry, before = entry_base;
-            while (before + s_char_kept[i] <= rank) before += s_char_kept[i++];
+            while (before + s_char_offered[i] <= rank) before += s_char_offered[i++];
             write_entry(offered_triangle(i, rank - before), origin, tid, rows);
         }
         barrier();
@@ -307,7 +313,8 @@ void draw_pass(uint n, ivec2 origin, ivec2 local, ivec2 pixel, inout uint round,
         if (tid < 64u) s_rows[(rows ^ 64u) + tid] = 0u;
         ++round;
         if (k_diagnose == 2u) shaded += min(total - base, k_threads);
-        else if (k_diagnose == 4u) dst |= coverage_disagrees(min(total - base, k_threads), rows, local, pixel, shaded) ? ~0u : 0u;
+        else if (k_diagnose == 4u)
+            dst |= coverage_disagrees(min(total - base, k_threads), rows, local, pixel, shaded) ? ~0u : 0u;
         else rasterize_slots(rows, local, pixel, dst, shaded);
     }
 }

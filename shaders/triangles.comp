@@ -24,7 +24,7 @@ layout(std430, set = 0, binding = 16) writeonly buffer Triangles { GpuTriangle t
 // Per triangle, the box of pixel centres it may cover in the target: min x | min y << 16, max x | max y << 16
 // (min > max: none). Apart from the rest, so that the rasterizer's tests of every triangle read 8 bytes each.
 layout(std430, set = 0, binding = 17) buffer TriangleBoxes { uvec2 triangle_boxes[]; };
-// [1]: tile mask words asked for this frame (the allocator of the pool).
+// [1]: tile mask words allocated from the pool this frame; [2]: words asked for, in k_tile_mask_demand_unit units.
 layout(std430, set = 0, binding = 14) buffer Counters { uint counters[]; };
 layout(std430, set = 0, binding = 18) writeonly buffer CharacterTiles { GpuCharacterTiles character_tiles[]; };
 layout(std430, set = 0, binding = 19) writeonly buffer TileMasks { uint tile_masks[]; };
@@ -133,9 +133,13 @@ void main() {
     uint mask_count = masked ? box_tiles * stride : 0u;
     if (tid == 0u) {
         uint at = k_no_tile_mask;
-        if (mask_count != 0u && push.mask_words != 0u) {
-            uint asked = atomicAdd(counters[1], mask_count);
-            if (asked <= push.mask_words && mask_count <= push.mask_words - asked) at = asked;
+        uint demand = (mask_count + k_tile_mask_demand_unit - 1u) / k_tile_mask_demand_unit;
+        if (demand != 0u) atomicAdd(counters[2], demand);
+        // Once the pool is seen full no more is taken, so the count passes it by at most what the workgroups in
+        // flight take, and cannot wrap.
+        if (mask_count != 0u && counters[1] < push.mask_words) {
+            uint taken = atomicAdd(counters[1], mask_count);
+            if (taken <= push.mask_words && mask_count <= push.mask_words - taken) at = taken;
         }
         s_mask_first = at;
         character_tiles[c] = GpuCharacterTiles(at, uint(tiles.x) | uint(tiles.y) << 16, wide | high << 16, words);

@@ -196,7 +196,7 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
     }
     if (slot.tiles) {
         const auto* counted = static_cast<const std::uint32_t*>(slot.counters.mapped);
-        tile_mask_words_asked = std::max(tile_mask_words_asked, counted[1]);
+        tile_mask_words_asked = std::uint64_t{counted[2]} * k_tile_mask_demand_unit;
         if (slot.timed) slot.stats.fragments = counted[0];
     } else if (slot.timed && statistics != VK_NULL_HANDLE) {
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
@@ -228,7 +228,10 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             const std::uint64_t tag = buffers[i]->generation * 2 + 1;
             if (bound[i] == tag) continue;
             bound[i] = tag;
-            infos[i] = {buffers[i]->buffer, 0, VK_WHOLE_SIZE};
+            // (Buffers grow to powers of two, which may pass the largest range a descriptor may cover; the
+            // draw checks that what it uses fits that range.)
+            infos[i] = {buffers[i]->buffer, 0,
+                        std::min<VkDeviceSize>(buffers[i]->size, context->properties.limits.maxStorageBufferRange)};
             VkWriteDescriptorSet& w = writes[count++];
             w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             w.dstSet = set;
@@ -265,8 +268,8 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     const bool packs = path != RenderPath::cpu;  // the GPU paths pack poses; the CPU path uploads vertices
     if (path == RenderPath::gpu_tiles && m.raster_pipeline == VK_NULL_HANDLE)
         return make_error(m.context->device_name, "draw",
-                          "the tile rasterizer needs 64-bit integers (shaderInt64) and subgroup votes in compute "
-                          "shaders, which this device lacks; use the gpu path");
+                          "the tile rasterizer needs 64-bit integers (shaderInt64), subgroup votes and 32 KB of "
+                          "shared memory in compute shaders, which this device lacks; use the gpu path");
     if (path == RenderPath::gpu_vertex)
         for (const CharacterDraw& d : characters)
             if (m.types[d.type].bind.features.draw_order)
@@ -408,15 +411,17 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         if (Result<bool> r = fit_buffer(c, f.triangle_boxes, std::uint64_t{index_total / 3} * 8); !r) return r.error();
         if (Result<bool> r = fit_buffer(c, f.character_tiles, std::uint64_t{visible} * sizeof(GpuCharacterTiles)); !r)
             return r.error();
-        // The mask pool: what earlier frames asked for, with room to grow, and at least a guess of 16 tiles per
-        // character; never more than one storage buffer holds (characters that find it full go without masks).
+        // The mask pool: what the last frame asked for, with room to grow, and at least a guess of 16 tiles per
+        // character; at most what one storage buffer holds (SPINEGPU_DIAGNOSE_MASK_POOL=N: at most N words, to test
+        // the characters that find it full: they go without masks, drawn right but slower). When it cannot be
+        // allocated, the pool already there serves.
         const std::uint64_t guess = (std::uint64_t{index_total / 3} / 32 + visible) * 16;
-        // (More than 2^20 characters could wrap the 32-bit count of words asked for: then no masks at all.)
-        const std::uint64_t mask_words = visible > (1u << 20) ? 0 : std::min<std::uint64_t>(
-            std::max<std::uint64_t>(guess, std::uint64_t{m.tile_mask_words_asked} * 5 / 4),
-            c.properties.limits.maxStorageBufferRange / 4);
+        std::uint64_t mask_words = std::min<std::uint64_t>(std::max(guess, m.tile_mask_words_asked * 5 / 4),
+                                                           c.properties.limits.maxStorageBufferRange / 4);
+        if (m.mask_pool_cap) mask_words = std::min<std::uint64_t>(mask_words, *m.mask_pool_cap);
+        if (Result<bool> r = fit_buffer(c, f.tile_masks, mask_words * 4); !r)
+            mask_words = std::min<std::uint64_t>(mask_words, f.tile_masks.size / 4);
         tile_push.mask_words = static_cast<std::uint32_t>(mask_words);
-        if (Result<bool> r = fit_buffer(c, f.tile_masks, mask_words * 4); !r) return r.error();
     }
     if (path == RenderPath::gpu || tiles) {
         for (auto [buffer, bytes] :
@@ -473,7 +478,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     VkDescriptorSet set = packs ? f.set_gpu : f.set_cpu;
     f.tiles = tiles;
     if (tiles) {
-        vkCmdFillBuffer(cb, f.counters.buffer, 0, 8, 0);
+        vkCmdFillBuffer(cb, f.counters.buffer, 0, 12, 0);
         if (tile_bytes > 0) vkCmdFillBuffer(cb, f.tile_bits.buffer, 0, tile_bytes, 0);
         VkMemoryBarrier cleared{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         cleared.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;

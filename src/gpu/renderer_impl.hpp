@@ -6,6 +6,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -23,6 +24,13 @@ enum Binding : std::uint32_t {
     b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
     b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks, b_count
 };
+
+// Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
+inline constexpr std::uint32_t k_tile_shared_memory_bytes = 32768;
+
+// Whether the device can run the tile rasterizer (RenderPath::gpu_tiles): 64-bit integers and subgroup votes in
+// compute shaders, and k_tile_shared_memory_bytes of shared memory per workgroup.
+bool tile_rasterizer_supported(const VkContext& context);
 
 struct SkeletonTypeEntry {
     const SkeletonData* data = nullptr;
@@ -43,7 +51,7 @@ struct FrameSlot {
     GpuBuffer gpu_vertices, gpu_indices;  // skinning pass output (device local)
     GpuBuffer tile_bits;                  // RenderPath::gpu_tiles: per tile, a bit per visible character
     GpuBuffer counters;                   // RenderPath::gpu_tiles (host visible): [0] pixels shaded, [1] tile mask
-                                          // words the triangle pass asked for (allocated or not)
+                                          // words allocated, [2] words asked for / k_tile_mask_demand_unit
     GpuBuffer triangles, triangle_boxes;  // RenderPath::gpu_tiles: every triangle set up, and its pixel box
     GpuBuffer character_tiles, tile_masks;  // RenderPath::gpu_tiles: per character where its triangle masks are;
                                             // the pool they are allocated from
@@ -67,7 +75,7 @@ struct Renderer::Impl {
     VkPipeline skin_pipeline = VK_NULL_HANDLE, draw_pipeline = VK_NULL_HANDLE;
     VkPipeline small_skin_pipeline = VK_NULL_HANDLE;  // the skinning pass for types of <= k_small_slot_capacity slots
     VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
-    // RenderPath::gpu_tiles, when the device has shaderInt64 and subgroup votes in compute shaders.
+    // RenderPath::gpu_tiles, when tile_rasterizer_supported.
     VkPipeline triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
     VkRenderPass render_pass = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
@@ -98,9 +106,11 @@ struct Renderer::Impl {
     std::vector<FrameSlot> frames;
     std::uint32_t frame_index = 0;   // next slot to use
     std::int32_t last_frame = -1;    // slot of the last frame drawn
-    // RenderPath::gpu_tiles: the most tile mask words a frame asked for, seen when its slot was waited for; the
-    // pool is sized from it (a frame that asks for more than its pool holds draws correctly, only slower).
-    std::uint32_t tile_mask_words_asked = 0;
+    // RenderPath::gpu_tiles: the tile mask words the last frame waited for asked for; the pool is sized from it (a
+    // frame that asks for more than its pool holds draws correctly, only slower). And the diagnostic cap on the
+    // pool (SPINEGPU_DIAGNOSE_MASK_POOL), if any.
+    std::uint64_t tile_mask_words_asked = 0;
+    std::optional<std::uint32_t> mask_pool_cap;
     WorkerPool* pool = nullptr;      // threads for packing and the CPU path, or none (the caller's thread)
     // Per-frame scratch, grown and never shrunk, so that the steady state allocates nothing.
     std::vector<GpuCharacter> headers;          // per character, before compaction to the visible ones

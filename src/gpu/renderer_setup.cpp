@@ -26,6 +26,11 @@ Result<VkShaderModule> make_module(VkDevice device, std::span<const std::uint32_
 
 }  // namespace
 
+bool tile_rasterizer_supported(const VkContext& context) {
+    return context.shader_int64 && context.compute_subgroup_vote &&
+           context.properties.limits.maxComputeSharedMemorySize >= k_tile_shared_memory_bytes;
+}
+
 Renderer::Impl::~Impl() {
     if (!context) return;
     VkDevice d = context->device;
@@ -73,8 +78,10 @@ Result<void> Renderer::Impl::create_pipelines() {
         bindings[i].descriptorType = i == b_pages    ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
                                      : i == b_target ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
                                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT |
-                                 VK_SHADER_STAGE_FRAGMENT_BIT;
+        // The tile rasterizer's bindings are compute only: the draw's stages stay within common per-stage limits.
+        const bool tile_only = i >= b_tile_bits && i != b_pages;
+        bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT |
+                                 (tile_only ? 0 : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
     }
     VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     set_info.bindingCount = b_count;
@@ -99,7 +106,7 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), skin_pipeline); !r) return r;
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), small_skin_pipeline, k_small_slot_capacity); !r)
         return r;
-    if (context->shader_int64 && context->compute_subgroup_vote) {
+    if (tile_rasterizer_supported(*context)) {
         if (Result<void> r = make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline); !r) return r;
         // Diagnostics: SPINEGPU_DIAGNOSE_TILES=1..3 builds the tile rasterizer with parts left out, 4 with its
         // coverage checked (raster.comp).
@@ -108,6 +115,12 @@ Result<void> Renderer::Impl::create_pipelines() {
                                        ? static_cast<std::uint32_t>(diagnose[0] - '0')
                                        : 0;
         if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, part); !r) return r;
+        // SPINEGPU_DIAGNOSE_MASK_POOL=N: at most N words of tile masks per frame (0: none), to test the fallback.
+        if (const char* pool = std::getenv("SPINEGPU_DIAGNOSE_MASK_POOL"); pool != nullptr && *pool != 0) {
+            char* end = nullptr;
+            const unsigned long words = std::strtoul(pool, &end, 10);
+            if (*end == 0 && words <= 0xFFFFFFFFul) mask_pool_cap = static_cast<std::uint32_t>(words);
+        }
     }
 
     // Render pass: one RGBA8 colour target, cleared, left ready for readback.

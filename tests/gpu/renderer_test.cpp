@@ -1,6 +1,7 @@
 // The renderer on a real device (lavapipe in CI, the hardware driver where there is one), with the validation layer:
 // an empty frame is the background, a frame with spineboy draws him, characters of two types draw in one frame,
-// a pose job updates each range before it is packed, and types can only be added before the first frame. Skipped, with the reason, when no Vulkan device exists.
+// a pose job updates each range before it is packed, and types can only be added before the first frame. Skipped,
+// with the reason, when no Vulkan device exists. (The tile rasterizer's own tests: tile_rasterizer_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <span>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
+#include "renderer_test_support.hpp"
 #include "spinegpu/data/image.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 #include "spinegpu/runtime/batch_update.hpp"
@@ -22,110 +24,6 @@ namespace spinegpu::test {
 namespace {
 
 using namespace spinegpu::gpu;
-
-constexpr std::uint32_t k_width = 160, k_height = 160;
-const Color k_background{0.2f, 0.4f, 0.6f, 1.0f};
-
-// Creates a renderer with validation; null (the caller skips) when there is no Vulkan device or loader. Any other
-// failure fails the test.
-std::unique_ptr<Renderer> create_renderer(std::string& skip_reason) {
-    RendererDesc desc;
-    desc.validation = true;
-    Result<std::unique_ptr<Renderer>> r = Renderer::create(desc);
-    if (r) return std::move(*r);
-    const Error& e = r.error();
-    if (e.file == "vulkan" && (e.where == "instance" || e.where == "devices" || e.where == "vkCreateInstance"))
-        skip_reason = e.message();
-    else
-        ADD_FAILURE() << e.message();
-    return nullptr;
-}
-
-#define SPINEGPU_REQUIRE_RENDERER(name)                                    \
-    std::string skip_reason;                                               \
-    std::unique_ptr<Renderer> name = create_renderer(skip_reason);         \
-    if (!name) {                                                           \
-        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;             \
-        return;                                                            \
-    }
-
-// An example skeleton with its page images, ready for add_skeleton_type.
-struct DrawableType {
-    std::unique_ptr<LoadedSkeleton> loaded;
-    std::vector<Image> pages;
-};
-
-std::unique_ptr<DrawableType> load_drawable(const std::string& skeleton, const std::string& atlas) {
-    auto out = std::make_unique<DrawableType>();
-    out->loaded = load_skeleton_and_atlas(skeleton, atlas);
-    if (!out->loaded) return nullptr;
-    for (std::size_t i = 0; i < out->loaded->atlas.pages.size(); ++i) {
-        Result<Image> image = load_image_file(atlas_page_path(out->loaded->atlas, static_cast<Index>(i)));
-        if (!image) {
-            ADD_FAILURE() << image.error().message();
-            return nullptr;
-        }
-        out->pages.push_back(std::move(*image));
-    }
-    return out;
-}
-
-// Adds an example skeleton to the renderer as a skeleton type (its page images move into the renderer).
-Result<std::uint32_t> add_type(Renderer& renderer, DrawableType& drawable, const std::string& name) {
-    return renderer.add_skeleton_type(drawable.loaded->data, drawable.loaded->atlas, drawable.loaded->binding,
-                                      std::move(drawable.pages), name);
-}
-
-// An example skeleton loaded and added to a renderer as a skeleton type.
-struct AddedType {
-    std::unique_ptr<DrawableType> drawable;  // keeps the skeleton data the renderer reads alive
-    std::uint32_t type = 0;
-    const SkeletonData& data() const { return drawable->loaded->data; }
-    const AtlasBinding& binding() const { return drawable->loaded->binding; }
-};
-
-// Loads an example skeleton and adds it to `renderer` as a type named `name`; nothing after recording a failure.
-std::optional<AddedType> load_type(Renderer& renderer, const std::string& skeleton, const std::string& atlas,
-                                   const std::string& name) {
-    AddedType out{load_drawable(skeleton, atlas)};
-    if (!out.drawable) {
-        ADD_FAILURE() << "cannot load " << skeleton;
-        return std::nullopt;
-    }
-    Result<std::uint32_t> type = add_type(renderer, *out.drawable, name);
-    if (!type) {
-        ADD_FAILURE() << type.error().message();
-        return std::nullopt;
-    }
-    out.type = *type;
-    return out;
-}
-
-// A camera that fits the pose's bounds into the target with a margin.
-Camera2D fit(const SkeletonPose& pose, const AtlasBinding& binding) {
-    float x = 0, y = 0, w = 0, h = 0;
-    if (!skeleton_bounds(pose, binding, x, y, w, h)) return {1, k_width / 2.0f, k_height / 2.0f};
-    const float scale = 0.9f * std::min(k_width / std::max(w, 1.0f), k_height / std::max(h, 1.0f));
-    return {scale, k_width / 2.0f - scale * (x + w / 2), k_height / 2.0f + scale * (y + h / 2)};
-}
-
-// Whether pixel `index` differs from the background by more than a rounding step.
-bool off_background(const Image& image, std::size_t index) {
-    const float bg[4] = {k_background.r, k_background.g, k_background.b, k_background.a};
-    for (std::size_t k = 0; k < 4; ++k)
-        if (std::abs(static_cast<float>(image.rgba[index * 4 + k]) - bg[k] * 255.0f) > 1.5f) return true;
-    return false;
-}
-
-std::uint32_t pixels_off_background(const Image& image) {
-    std::uint32_t count = 0;
-    for (std::size_t p = 0; p < image.rgba.size() / 4; ++p) count += off_background(image, p) ? 1 : 0;
-    return count;
-}
-
-void expect_no_validation_messages(const Renderer& renderer) {
-    EXPECT_EQ(renderer.validation_messages(), 0u) << renderer.first_validation_message();
-}
 
 TEST(Renderer, empty_frame_is_the_background) {
     SPINEGPU_REQUIRE_RENDERER(renderer);
@@ -138,115 +36,6 @@ TEST(Renderer, empty_frame_is_the_background) {
         ASSERT_EQ(image->width, k_width);
         ASSERT_EQ(image->height, k_height);
         EXPECT_EQ(pixels_off_background(*image), 0u);
-    }
-    expect_no_validation_messages(*renderer);
-}
-
-// Draws `characters` through the gpu path and through `other` and returns how many channels differ by more than
-// 2/255; `drawn` gets the gpu path's pixels off the background and `shaded` the other path's fragment count.
-std::uint32_t path_differences(Renderer& renderer, std::span<const CharacterDraw> characters, const Camera2D& camera,
-                               RenderPath other, std::uint32_t& drawn, std::uint64_t& shaded) {
-    std::vector<Image> images;
-    for (RenderPath path : {RenderPath::gpu, other}) {
-        Result<FrameStats> frame = renderer.draw(characters, camera, k_width, k_height, k_background, path);
-        EXPECT_TRUE(frame.ok()) << frame.error().message();
-        if (!frame) return ~0u;
-        Result<FrameStats> done = renderer.finish();
-        if (path == other && done) shaded = done->fragments;
-        Result<Image> image = renderer.read_back();
-        EXPECT_TRUE(image.ok()) << image.error().message();
-        if (!image) return ~0u;
-        images.push_back(std::move(*image));
-    }
-    drawn = pixels_off_background(images[0]);
-    std::uint32_t differing = 0;
-    for (std::size_t i = 0; i < images[0].rgba.size(); ++i)
-        if (std::abs(int(images[0].rgba[i]) - int(images[1].rgba[i])) > 2) ++differing;
-    return differing;
-}
-
-// Forty overlapping spineboys in different animations and phases, some tinted and translucent: many characters
-// per tile, whose order must hold. `players` owns the poses that `characters` points at.
-void spineboy_crowd(const AddedType& spineboy, std::vector<std::unique_ptr<Player>>& players,
-                    std::vector<CharacterDraw>& characters) {
-    const SkeletonData& data = spineboy.data();
-    const char* animations[] = {"run", "shoot", "walk", "portal"};
-    for (int i = 0; i < 40; ++i) {
-        players.push_back(std::make_unique<Player>(data, k_none, data.animation_names.find(animations[i % 4])));
-        for (int s = 0; s <= i % 7; ++s) players.back()->step(1.0 / 30);
-        players.back()->pose.x = static_cast<float>((i % 8) * 90 - 320);
-        players.back()->pose.y = static_cast<float>((i / 8) * 60 - 120);
-        update_world_transform(players.back()->pose, Physics::pose);
-        const float shade = 0.5f + 0.5f * static_cast<float>(i % 3) / 2.0f;
-        characters.push_back(
-            {&players.back()->pose, spineboy.type, Color{1, shade, shade, i % 5 == 0 ? 0.6f : 1.0f}});
-    }
-}
-
-TEST(Renderer, tile_rasterizer_draws_the_pixels_of_the_raster_pipeline) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(renderer);
-    std::optional<AddedType> spineboy =
-        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
-    ASSERT_TRUE(spineboy);
-    std::vector<std::unique_ptr<Player>> players;
-    std::vector<CharacterDraw> characters;
-    spineboy_crowd(*spineboy, players, characters);
-    std::uint32_t drawn = 0;
-    std::uint64_t shaded = 0;
-    const std::uint32_t differing =
-        path_differences(*renderer, characters, Camera2D{0.12f, 80, 110}, RenderPath::gpu_tiles, drawn, shaded);
-    EXPECT_GT(drawn, k_width * k_height / 4);
-    EXPECT_GE(shaded, drawn) << "the tile rasterizer counts every covered pixel it shades";
-    EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255";
-
-    // One character so close that its triangles span far more than a tile and reach past the target: the edge
-    // functions need 64 bits there.
-    std::uint32_t close_drawn = 0;
-    const std::uint32_t close_differing =
-        path_differences(*renderer, {&characters[1], 1}, Camera2D{9.0f, -900, 1400}, RenderPath::gpu_tiles,
-                         close_drawn, shaded);
-    EXPECT_GT(close_drawn, k_width * k_height / 4);
-    EXPECT_LE(close_differing, close_drawn / 1000) << "channels off by more than 2/255, close up";
-    expect_no_validation_messages(*renderer);
-}
-
-TEST(Renderer, tile_coverage_masks_equal_the_edge_functions) {
-    // The tile rasterizer's per-row spans (a float estimate settled by the integer edge functions) against the
-    // edge functions at every pixel: its diagnostic build 4 paints each pixel where they disagree white.
-    SPINEGPU_REQUIRE_EXAMPLES();
-    setenv("SPINEGPU_DIAGNOSE_TILES", "4", 1);
-    std::string skip_reason;
-    std::unique_ptr<Renderer> renderer = create_renderer(skip_reason);
-    unsetenv("SPINEGPU_DIAGNOSE_TILES");
-    if (!renderer) {
-        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
-        return;
-    }
-    std::optional<AddedType> spineboy =
-        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
-    ASSERT_TRUE(spineboy);
-    std::vector<std::unique_ptr<Player>> players;
-    std::vector<CharacterDraw> characters;
-    spineboy_crowd(*spineboy, players, characters);
-    // The crowd at three sizes, with cameras off the pixel grid, and one character close up (64-bit edges).
-    const Camera2D cameras[] = {{0.12f, 80, 110}, {0.0371f, 80.3f, 90.7f}, {0.61f, 30.25f, 170.5f},
-                                {9.0f, -900, 1400}};
-    for (const Camera2D& camera : cameras) {
-        const bool close = camera.scale > 1;
-        Result<FrameStats> frame =
-            renderer->draw(close ? std::span<const CharacterDraw>(&characters[1], 1) : characters, camera, k_width,
-                           k_height, k_background, RenderPath::gpu_tiles);
-        ASSERT_TRUE(frame.ok()) << frame.error().message();
-        Result<FrameStats> done = renderer->finish();
-        ASSERT_TRUE(done.ok()) << done.error().message();
-        Result<Image> image = renderer->read_back();
-        ASSERT_TRUE(image.ok()) << image.error().message();
-        std::uint32_t disagreeing = 0;
-        for (std::size_t i = 0; i < image->rgba.size(); i += 4)
-            if (image->rgba[i] != 0 || image->rgba[i + 3] != 255) ++disagreeing;
-        EXPECT_EQ(disagreeing, 0u) << "pixels whose coverage disagrees, camera scale " << camera.scale;
-        EXPECT_GT(done->fragments, 500u) << "covered pixels checked, camera scale " << camera.scale;
     }
     expect_no_validation_messages(*renderer);
 }
@@ -283,7 +72,8 @@ TEST(Renderer, pose_job_updates_each_range_before_it_is_packed) {
                           &context};
         if (!in_pack) job.run(job.context, 0, players.size());
         Result<FrameStats> frame =
-            renderer->draw(characters, camera, k_width, k_height, k_background, RenderPath::gpu, in_pack ? job : PoseJob{});
+            renderer->draw(characters, camera, k_width, k_height, k_background, RenderPath::gpu,
+                           in_pack ? job : PoseJob{});
         ASSERT_TRUE(frame.ok()) << frame.error().message();
         Result<Image> image = renderer->read_back();
         ASSERT_TRUE(image.ok()) << image.error().message();

@@ -63,7 +63,10 @@ struct CharacterDraw {
 // Work that draw() runs on its worker pool for each range [begin, end) of its characters just before that range is
 // culled and packed: to bring those poses up to date in the same pass (the runtime's update_characters, say), so
 // that each pose is packed right after it is written, by the thread that wrote it, while it is in that core's cache.
-// It must touch only those characters (ranges run on different threads at once) and keep each one's skeleton type.
+// It runs after draw() has waited for the frame slot, on every character (the culled ones too: culling looks at the
+// pose it leaves), and once on all of them on the calling thread when the renderer has no pool. It must touch only
+// the range's characters (ranges run on different threads at once), keep each one's skeleton type, not throw, and
+// not call the renderer or run batches on its pool. When draw() fails, the job may have run on some or all ranges.
 struct PoseJob {
     void (*run)(void* context, std::size_t begin, std::size_t end) = nullptr;  // null: none
     void* context = nullptr;

@@ -1,0 +1,121 @@
+// Helpers for the renderer tests: see renderer_test_support.hpp.
+#include "renderer_test_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace spinegpu::test {
+
+using namespace spinegpu::gpu;
+
+std::unique_ptr<Renderer> create_renderer(std::string& skip_reason) {
+    RendererDesc desc;
+    desc.validation = true;
+    Result<std::unique_ptr<Renderer>> r = Renderer::create(desc);
+    if (r) return std::move(*r);
+    const Error& e = r.error();
+    if (e.file == "vulkan" && (e.where == "instance" || e.where == "devices" || e.where == "vkCreateInstance"))
+        skip_reason = e.message();
+    else
+        ADD_FAILURE() << e.message();
+    return nullptr;
+}
+
+std::unique_ptr<DrawableType> load_drawable(const std::string& skeleton, const std::string& atlas) {
+    auto out = std::make_unique<DrawableType>();
+    out->loaded = load_skeleton_and_atlas(skeleton, atlas);
+    if (!out->loaded) return nullptr;
+    for (std::size_t i = 0; i < out->loaded->atlas.pages.size(); ++i) {
+        Result<Image> image = load_image_file(atlas_page_path(out->loaded->atlas, static_cast<Index>(i)));
+        if (!image) {
+            ADD_FAILURE() << image.error().message();
+            return nullptr;
+        }
+        out->pages.push_back(std::move(*image));
+    }
+    return out;
+}
+
+Result<std::uint32_t> add_type(Renderer& renderer, DrawableType& drawable, const std::string& name) {
+    return renderer.add_skeleton_type(drawable.loaded->data, drawable.loaded->atlas, drawable.loaded->binding,
+                                      std::move(drawable.pages), name);
+}
+
+std::optional<AddedType> load_type(Renderer& renderer, const std::string& skeleton, const std::string& atlas,
+                                   const std::string& name) {
+    AddedType out{load_drawable(skeleton, atlas)};
+    if (!out.drawable) {
+        ADD_FAILURE() << "cannot load " << skeleton;
+        return std::nullopt;
+    }
+    Result<std::uint32_t> type = add_type(renderer, *out.drawable, name);
+    if (!type) {
+        ADD_FAILURE() << type.error().message();
+        return std::nullopt;
+    }
+    out.type = *type;
+    return out;
+}
+
+Camera2D fit(const SkeletonPose& pose, const AtlasBinding& binding) {
+    float x = 0, y = 0, w = 0, h = 0;
+    if (!skeleton_bounds(pose, binding, x, y, w, h)) return {1, k_width / 2.0f, k_height / 2.0f};
+    const float scale = 0.9f * std::min(k_width / std::max(w, 1.0f), k_height / std::max(h, 1.0f));
+    return {scale, k_width / 2.0f - scale * (x + w / 2), k_height / 2.0f + scale * (y + h / 2)};
+}
+
+bool off_background(const Image& image, std::size_t index) {
+    const float bg[4] = {k_background.r, k_background.g, k_background.b, k_background.a};
+    for (std::size_t k = 0; k < 4; ++k)
+        if (std::abs(static_cast<float>(image.rgba[index * 4 + k]) - bg[k] * 255.0f) > 1.5f) return true;
+    return false;
+}
+
+std::uint32_t pixels_off_background(const Image& image) {
+    std::uint32_t count = 0;
+    for (std::size_t p = 0; p < image.rgba.size() / 4; ++p) count += off_background(image, p) ? 1 : 0;
+    return count;
+}
+
+void expect_no_validation_messages(const Renderer& renderer) {
+    EXPECT_EQ(renderer.validation_messages(), 0u) << renderer.first_validation_message();
+}
+
+std::uint32_t path_differences(Renderer& renderer, std::span<const CharacterDraw> characters, const Camera2D& camera,
+                               RenderPath other, std::uint32_t& drawn, std::uint64_t& shaded) {
+    std::vector<Image> images;
+    for (RenderPath path : {RenderPath::gpu, other}) {
+        Result<FrameStats> frame = renderer.draw(characters, camera, k_width, k_height, k_background, path);
+        EXPECT_TRUE(frame.ok()) << frame.error().message();
+        if (!frame) return ~0u;
+        Result<FrameStats> done = renderer.finish();
+        if (path == other && done) shaded = done->fragments;
+        Result<Image> image = renderer.read_back();
+        EXPECT_TRUE(image.ok()) << image.error().message();
+        if (!image) return ~0u;
+        images.push_back(std::move(*image));
+    }
+    drawn = pixels_off_background(images[0]);
+    std::uint32_t differing = 0;
+    for (std::size_t i = 0; i < images[0].rgba.size(); ++i)
+        if (std::abs(int(images[0].rgba[i]) - int(images[1].rgba[i])) > 2) ++differing;
+    return differing;
+}
+
+void spineboy_crowd(const AddedType& spineboy, std::vector<std::unique_ptr<Player>>& players,
+                    std::vector<CharacterDraw>& characters) {
+    const SkeletonData& data = spineboy.data();
+    const char* animations[] = {"run", "shoot", "walk", "portal"};
+    for (int i = 0; i < 40; ++i) {
+        players.push_back(std::make_unique<Player>(data, k_none, data.animation_names.find(animations[i % 4])));
+        for (int s = 0; s <= i % 7; ++s) players.back()->step(1.0 / 30);
+        players.back()->pose.x = static_cast<float>((i % 8) * 90 - 320);
+        players.back()->pose.y = static_cast<float>((i / 8) * 60 - 120);
+        update_world_transform(players.back()->pose, Physics::pose);
+        const float shade = 0.5f + 0.5f * static_cast<float>(i % 3) / 2.0f;
+        characters.push_back(
+            {&players.back()->pose, spineboy.type, Color{1, shade, shade, i % 5 == 0 ? 0.6f : 1.0f}});
+    }
+}
+
+}  // namespace spinegpu::test

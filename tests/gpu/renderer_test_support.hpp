@@ -1,0 +1,85 @@
+// Helpers for the tests that draw through the renderer on a real device (renderer_test.cpp,
+// tile_rasterizer_test.cpp): a renderer with validation (or the test's skip when there is no device), example
+// skeletons added as types, a crowd of spineboys, and image comparisons against the background and between paths.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gpu_test_support.hpp"
+#include "spinegpu/data/image.hpp"
+#include "spinegpu/gpu/renderer.hpp"
+
+namespace spinegpu::test {
+
+// The target every renderer test draws into, and its background.
+inline constexpr std::uint32_t k_width = 160, k_height = 160;
+inline const Color k_background{0.2f, 0.4f, 0.6f, 1.0f};
+
+// Creates a renderer with validation; null (the caller skips) when there is no Vulkan device or loader. Any other
+// failure fails the test.
+std::unique_ptr<gpu::Renderer> create_renderer(std::string& skip_reason);
+
+// Declares `name`, a renderer from create_renderer, or skips (no device) or returns (failed) from the test.
+#define SPINEGPU_REQUIRE_RENDERER(name)                                    \
+    std::string skip_reason;                                               \
+    std::unique_ptr<gpu::Renderer> name = create_renderer(skip_reason);    \
+    if (!name) {                                                           \
+        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;             \
+        return;                                                            \
+    }
+
+// An example skeleton with its page images, ready for add_skeleton_type.
+struct DrawableType {
+    std::unique_ptr<LoadedSkeleton> loaded;
+    std::vector<Image> pages;
+};
+
+// Loads an example skeleton, its atlas and page images; null after recording a failure.
+std::unique_ptr<DrawableType> load_drawable(const std::string& skeleton, const std::string& atlas);
+
+// Adds an example skeleton to the renderer as a skeleton type (its page images move into the renderer).
+Result<std::uint32_t> add_type(gpu::Renderer& renderer, DrawableType& drawable, const std::string& name);
+
+// An example skeleton loaded and added to a renderer as a skeleton type.
+struct AddedType {
+    std::unique_ptr<DrawableType> drawable;  // keeps the skeleton data the renderer reads alive
+    std::uint32_t type = 0;
+    const SkeletonData& data() const { return drawable->loaded->data; }
+    const AtlasBinding& binding() const { return drawable->loaded->binding; }
+};
+
+// Loads an example skeleton and adds it to `renderer` as a type named `name`; nothing after recording a failure.
+std::optional<AddedType> load_type(gpu::Renderer& renderer, const std::string& skeleton, const std::string& atlas,
+                                   const std::string& name);
+
+// A camera that fits the pose's bounds into the target with a margin.
+gpu::Camera2D fit(const SkeletonPose& pose, const AtlasBinding& binding);
+
+// Whether pixel `index` differs from the background by more than a rounding step.
+bool off_background(const Image& image, std::size_t index);
+
+// How many pixels differ from the background by more than a rounding step.
+std::uint32_t pixels_off_background(const Image& image);
+
+// Expects that the validation layer reported nothing.
+void expect_no_validation_messages(const gpu::Renderer& renderer);
+
+// Draws `characters` through the gpu path and through `other` and returns how many channels differ by more than
+// 2/255; `drawn` gets the gpu path's pixels off the background and `shaded` the other path's fragment count.
+std::uint32_t path_differences(gpu::Renderer& renderer, std::span<const gpu::CharacterDraw> characters,
+                               const gpu::Camera2D& camera, gpu::RenderPath other, std::uint32_t& drawn,
+                               std::uint64_t& shaded);
+
+// Forty overlapping spineboys in different animations and phases, some tinted and translucent: many characters
+// per tile, whose order must hold. `players` owns the poses that `characters` points at.
+void spineboy_crowd(const AddedType& spineboy, std::vector<std::unique_ptr<Player>>& players,
+                    std::vector<gpu::CharacterDraw>& characters);
+
+}  // namespace spinegpu::test

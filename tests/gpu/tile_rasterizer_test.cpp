@@ -1,0 +1,181 @@
+// The tile rasterizer (RenderPath::gpu_tiles) on a real device (lavapipe in CI), with the validation layer: it draws
+// the raster pipeline's pixels, for overlapping characters, close-ups whose edges need 64 bits, tiles with more
+// than 256 characters, frames with more characters than one chunk of a tile's bitset, and characters without
+// triangle masks (the pool full or not there); its coverage masks equal the edge functions at every pixel. Skipped,
+// with the reason, when no Vulkan device exists.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "renderer_test_support.hpp"
+
+namespace spinegpu::test {
+namespace {
+
+using namespace spinegpu::gpu;
+
+// A renderer built with environment variable `name` set to `value` (a diagnostic switch read when the renderer is
+// created; unset again at once), or null as create_renderer.
+std::unique_ptr<Renderer> create_renderer_with(const char* name, const char* value, std::string& skip_reason) {
+    setenv(name, value, 1);
+    std::unique_ptr<Renderer> renderer = create_renderer(skip_reason);
+    unsetenv(name);
+    return renderer;
+}
+
+// Declares `renderer`, built with the diagnostic switch `name`=`value`, or skips or returns as
+// SPINEGPU_REQUIRE_RENDERER does.
+#define SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, name, value)                     \
+    std::string skip_reason;                                                            \
+    std::unique_ptr<Renderer> renderer = create_renderer_with(name, value, skip_reason); \
+    if (!renderer) {                                                                    \
+        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;                          \
+        return;                                                                         \
+    }
+
+// Counts the pixels that a diagnostic build 4 renderer (SPINEGPU_DIAGNOSE_TILES=4) found disagreeing with the edge
+// functions after drawing `characters` with `camera`, and returns the covered pixels it checked in `checked`.
+std::uint32_t coverage_disagreements(Renderer& renderer, std::span<const CharacterDraw> characters,
+                                     const Camera2D& camera, std::uint64_t& checked) {
+    Result<FrameStats> frame =
+        renderer.draw(characters, camera, k_width, k_height, k_background, RenderPath::gpu_tiles);
+    EXPECT_TRUE(frame.ok()) << frame.error().message();
+    if (!frame) return ~0u;
+    Result<FrameStats> done = renderer.finish();
+    EXPECT_TRUE(done.ok()) << done.error().message();
+    if (!done) return ~0u;
+    checked = done->fragments;
+    Result<Image> image = renderer.read_back();
+    EXPECT_TRUE(image.ok()) << image.error().message();
+    if (!image) return ~0u;
+    std::uint32_t disagreeing = 0;
+    for (std::size_t i = 0; i < image->rgba.size(); i += 4)
+        if (image->rgba[i] != 0 || image->rgba[i + 3] != 255) ++disagreeing;
+    return disagreeing;
+}
+
+// 8,300 powerups about 10 px tall over the 160 x 160 target, 300 of them stacked on one spot: about 250
+// characters per tile and more than 500 on one, more visible characters than one 256-word chunk of a tile's
+// bitset holds. `players` owns the poses.
+std::vector<CharacterDraw> powerup_swarm(const AddedType& powerup, std::vector<std::unique_ptr<Player>>& players,
+                                         Camera2D& camera) {
+    const SkeletonData& data = powerup.data();
+    camera = Camera2D{0.05f, 0, static_cast<float>(k_height)};
+    std::vector<CharacterDraw> characters;
+    for (int i = 0; i < 8300; ++i) {
+        players.push_back(std::make_unique<Player>(data, k_none, data.animation_names.find("bounce")));
+        for (int s = 0; s <= i % 5; ++s) players.back()->step(1.0 / 30);
+        SkeletonPose& pose = players.back()->pose;
+        if (i < 300) {
+            pose.x = 1000 + static_cast<float>(i % 3);
+            pose.y = 1000 + static_cast<float>(i % 7);
+        } else {
+            pose.x = static_cast<float>((i % 91) * 35);
+            pose.y = static_cast<float>((i / 91) * 35) - 200;
+        }
+        update_world_transform(pose, Physics::pose);
+        characters.push_back({&pose, powerup.type, Color{}});
+    }
+    return characters;
+}
+
+TEST(TileRasterizer, draws_the_pixels_of_the_raster_pipeline) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    ASSERT_TRUE(spineboy);
+    std::vector<std::unique_ptr<Player>> players;
+    std::vector<CharacterDraw> characters;
+    spineboy_crowd(*spineboy, players, characters);
+    std::uint32_t drawn = 0;
+    std::uint64_t shaded = 0;
+    const std::uint32_t differing =
+        path_differences(*renderer, characters, Camera2D{0.12f, 80, 110}, RenderPath::gpu_tiles, drawn, shaded);
+    EXPECT_GT(drawn, k_width * k_height / 4);
+    EXPECT_GE(shaded, drawn) << "the tile rasterizer counts every covered pixel it shades";
+    EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255";
+
+    // One character so close that its triangles span far more than a tile and reach past the target: the edge
+    // functions need 64 bits there.
+    std::uint32_t close_drawn = 0;
+    const std::uint32_t close_differing =
+        path_differences(*renderer, {&characters[1], 1}, Camera2D{9.0f, -900, 1400}, RenderPath::gpu_tiles,
+                         close_drawn, shaded);
+    EXPECT_GT(close_drawn, k_width * k_height / 4);
+    EXPECT_LE(close_differing, close_drawn / 1000) << "channels off by more than 2/255, close up";
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(TileRasterizer, coverage_masks_equal_the_edge_functions) {
+    // The tile rasterizer's per-row spans (a float estimate settled by the integer edge functions) against the
+    // edge functions at every pixel: its diagnostic build 4 paints each pixel where they disagree white.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_TILES", "4");
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    ASSERT_TRUE(spineboy);
+    std::vector<std::unique_ptr<Player>> players;
+    std::vector<CharacterDraw> characters;
+    spineboy_crowd(*spineboy, players, characters);
+    // The crowd at three sizes, with cameras off the pixel grid, and one character close up (64-bit edges).
+    const Camera2D cameras[] = {{0.12f, 80, 110}, {0.0371f, 80.3f, 90.7f}, {0.61f, 30.25f, 170.5f},
+                                {9.0f, -900, 1400}};
+    for (const Camera2D& camera : cameras) {
+        const bool close = camera.scale > 1;
+        std::uint64_t checked = 0;
+        const std::uint32_t disagreeing = coverage_disagreements(
+            *renderer, close ? std::span<const CharacterDraw>(&characters[1], 1) : characters, camera, checked);
+        EXPECT_EQ(disagreeing, 0u) << "pixels whose coverage disagrees, camera scale " << camera.scale;
+        EXPECT_GT(checked, 500u) << "covered pixels checked, camera scale " << camera.scale;
+    }
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(TileRasterizer, draws_crowded_tiles_and_thousands_of_characters_with_and_without_masks) {
+    // Through the normal renderer, one whose mask pool holds nothing (every character offers all its triangles),
+    // and one whose pool fills part way (some characters have masks, the rest not); then the coverage check.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const char* pools[] = {nullptr, "0", "3000"};
+    for (const char* pool : pools) {
+        std::string skip_reason;
+        std::unique_ptr<Renderer> renderer =
+            pool ? create_renderer_with("SPINEGPU_DIAGNOSE_MASK_POOL", pool, skip_reason) : create_renderer(skip_reason);
+        if (!renderer) {
+            if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
+            return;
+        }
+        std::optional<AddedType> powerup =
+            load_type(*renderer, "powerup/powerup-pro.skel", "powerup/powerup-pma.atlas", "powerup-pro");
+        ASSERT_TRUE(powerup);
+        std::vector<std::unique_ptr<Player>> players;
+        Camera2D camera;
+        const std::vector<CharacterDraw> characters = powerup_swarm(*powerup, players, camera);
+        std::uint32_t drawn = 0;
+        std::uint64_t shaded = 0;
+        const std::uint32_t differing =
+            path_differences(*renderer, characters, camera, RenderPath::gpu_tiles, drawn, shaded);
+        const char* which = pool ? pool : "as needed";
+        EXPECT_GT(drawn, k_width * k_height / 2) << "mask pool " << which;
+        EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255, mask pool " << which;
+        expect_no_validation_messages(*renderer);
+    }
+    SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_TILES", "4");
+    std::optional<AddedType> powerup =
+        load_type(*renderer, "powerup/powerup-pro.skel", "powerup/powerup-pma.atlas", "powerup-pro");
+    ASSERT_TRUE(powerup);
+    std::vector<std::unique_ptr<Player>> players;
+    Camera2D camera;
+    const std::vector<CharacterDraw> characters = powerup_swarm(*powerup, players, camera);
+    std::uint64_t checked = 0;
+    EXPECT_EQ(coverage_disagreements(*renderer, characters, camera, checked), 0u);
+    EXPECT_GT(checked, std::uint64_t{k_width} * k_height);
+    expect_no_validation_messages(*renderer);
+}
+
+}  // namespace
+}  // namespace spinegpu::test
