@@ -118,4 +118,13 @@ void spineboy_crowd(const AddedType& spineboy, std::vector<std::unique_ptr<Playe
     }
 }
 
+std::optional<SpineboyCrowd> load_spineboy_crowd(Renderer& renderer) {
+    std::optional<AddedType> spineboy =
+        load_type(renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    if (!spineboy) return std::nullopt;
+    SpineboyCrowd crowd{std::move(*spineboy)};
+    spineboy_crowd(crowd.spineboy, crowd.players, crowd.characters);
+    return crowd;
+}
+
 }  // namespace spinegpu::test

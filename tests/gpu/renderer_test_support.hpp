@@ -82,4 +82,14 @@ std::uint32_t path_differences(gpu::Renderer& renderer, std::span<const gpu::Cha
 void spineboy_crowd(const AddedType& spineboy, std::vector<std::unique_ptr<Player>>& players,
                     std::vector<gpu::CharacterDraw>& characters);
 
+// Spineboy-pro added to a renderer, and the forty of spineboy_crowd.
+struct SpineboyCrowd {
+    AddedType spineboy;
+    std::vector<std::unique_ptr<Player>> players;  // owns the poses
+    std::vector<gpu::CharacterDraw> characters;
+};
+
+// Loads spineboy-pro into `renderer` and makes the crowd; nothing after recording a failure.
+std::optional<SpineboyCrowd> load_spineboy_crowd(gpu::Renderer& renderer);
+
 }  // namespace spinegpu::test

@@ -60,16 +60,25 @@ std::uint32_t coverage_disagreements(Renderer& renderer, std::span<const Charact
 
 // 8,300 powerups about 10 px tall over the 160 x 160 target, 300 of them stacked on one spot: about 250
 // characters per tile and more than 500 on one, more visible characters than one 256-word chunk of a tile's
-// bitset holds. `players` owns the poses.
-std::vector<CharacterDraw> powerup_swarm(const AddedType& powerup, std::vector<std::unique_ptr<Player>>& players,
-                                         Camera2D& camera) {
-    const SkeletonData& data = powerup.data();
-    camera = Camera2D{0.05f, 0, static_cast<float>(k_height)};
+// bitset holds.
+struct Swarm {
+    AddedType powerup;
+    std::vector<std::unique_ptr<Player>> players;  // owns the poses
     std::vector<CharacterDraw> characters;
+    Camera2D camera{0.05f, 0, static_cast<float>(k_height)};
+};
+
+// Loads powerup-pro into `renderer` and makes the swarm; nothing after recording a failure.
+std::optional<Swarm> powerup_swarm(Renderer& renderer) {
+    std::optional<AddedType> powerup =
+        load_type(renderer, "powerup/powerup-pro.skel", "powerup/powerup-pma.atlas", "powerup-pro");
+    if (!powerup) return std::nullopt;
+    Swarm swarm{std::move(*powerup)};
+    const SkeletonData& data = swarm.powerup.data();
     for (int i = 0; i < 8300; ++i) {
-        players.push_back(std::make_unique<Player>(data, k_none, data.animation_names.find("bounce")));
-        for (int s = 0; s <= i % 5; ++s) players.back()->step(1.0 / 30);
-        SkeletonPose& pose = players.back()->pose;
+        swarm.players.push_back(std::make_unique<Player>(data, k_none, data.animation_names.find("bounce")));
+        for (int s = 0; s <= i % 5; ++s) swarm.players.back()->step(1.0 / 30);
+        SkeletonPose& pose = swarm.players.back()->pose;
         if (i < 300) {
             pose.x = 1000 + static_cast<float>(i % 3);
             pose.y = 1000 + static_cast<float>(i % 7);
@@ -78,20 +87,17 @@ std::vector<CharacterDraw> powerup_swarm(const AddedType& powerup, std::vector<s
             pose.y = static_cast<float>((i / 91) * 35) - 200;
         }
         update_world_transform(pose, Physics::pose);
-        characters.push_back({&pose, powerup.type, Color{}});
+        swarm.characters.push_back({&pose, swarm.powerup.type, Color{}});
     }
-    return characters;
+    return swarm;
 }
 
 TEST(TileRasterizer, draws_the_pixels_of_the_raster_pipeline) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    std::optional<AddedType> spineboy =
-        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
-    ASSERT_TRUE(spineboy);
-    std::vector<std::unique_ptr<Player>> players;
-    std::vector<CharacterDraw> characters;
-    spineboy_crowd(*spineboy, players, characters);
+    std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+    ASSERT_TRUE(crowd);
+    const std::vector<CharacterDraw>& characters = crowd->characters;
     std::uint32_t drawn = 0;
     std::uint64_t shaded = 0;
     const std::uint32_t differing =
@@ -116,12 +122,9 @@ TEST(TileRasterizer, coverage_masks_equal_the_edge_functions) {
     // edge functions at every pixel: its diagnostic build 4 paints each pixel where they disagree white.
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_TILES", "4");
-    std::optional<AddedType> spineboy =
-        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
-    ASSERT_TRUE(spineboy);
-    std::vector<std::unique_ptr<Player>> players;
-    std::vector<CharacterDraw> characters;
-    spineboy_crowd(*spineboy, players, characters);
+    std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+    ASSERT_TRUE(crowd);
+    const std::vector<CharacterDraw>& characters = crowd->characters;
     // The crowd at three sizes, with cameras off the pixel grid, and one character close up (64-bit edges).
     const Camera2D cameras[] = {{0.12f, 80, 110}, {0.0371f, 80.3f, 90.7f}, {0.61f, 30.25f, 170.5f},
                                 {9.0f, -900, 1400}};
@@ -149,30 +152,22 @@ TEST(TileRasterizer, draws_crowded_tiles_and_thousands_of_characters_with_and_wi
             if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
             return;
         }
-        std::optional<AddedType> powerup =
-            load_type(*renderer, "powerup/powerup-pro.skel", "powerup/powerup-pma.atlas", "powerup-pro");
-        ASSERT_TRUE(powerup);
-        std::vector<std::unique_ptr<Player>> players;
-        Camera2D camera;
-        const std::vector<CharacterDraw> characters = powerup_swarm(*powerup, players, camera);
+        std::optional<Swarm> swarm = powerup_swarm(*renderer);
+        ASSERT_TRUE(swarm);
         std::uint32_t drawn = 0;
         std::uint64_t shaded = 0;
         const std::uint32_t differing =
-            path_differences(*renderer, characters, camera, RenderPath::gpu_tiles, drawn, shaded);
+            path_differences(*renderer, swarm->characters, swarm->camera, RenderPath::gpu_tiles, drawn, shaded);
         const char* which = pool ? pool : "as needed";
         EXPECT_GT(drawn, k_width * k_height / 2) << "mask pool " << which;
         EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255, mask pool " << which;
         expect_no_validation_messages(*renderer);
     }
     SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_TILES", "4");
-    std::optional<AddedType> powerup =
-        load_type(*renderer, "powerup/powerup-pro.skel", "powerup/powerup-pma.atlas", "powerup-pro");
-    ASSERT_TRUE(powerup);
-    std::vector<std::unique_ptr<Player>> players;
-    Camera2D camera;
-    const std::vector<CharacterDraw> characters = powerup_swarm(*powerup, players, camera);
+    std::optional<Swarm> swarm = powerup_swarm(*renderer);
+    ASSERT_TRUE(swarm);
     std::uint64_t checked = 0;
-    EXPECT_EQ(coverage_disagreements(*renderer, characters, camera, checked), 0u);
+    EXPECT_EQ(coverage_disagreements(*renderer, swarm->characters, swarm->camera, checked), 0u);
     EXPECT_GT(checked, std::uint64_t{k_width} * k_height);
     expect_no_validation_messages(*renderer);
 }
