@@ -122,7 +122,8 @@ std::optional<SpineboyCrowd> load_spineboy_crowd(Renderer& renderer) {
     std::optional<AddedType> spineboy =
         load_type(renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
     if (!spineboy) return std::nullopt;
-    SpineboyCrowd crowd{std::move(*spineboy)};
+    SpineboyCrowd crowd;
+    crowd.spineboy = std::move(*spineboy);
     spineboy_crowd(crowd.spineboy, crowd.players, crowd.characters);
     return crowd;
 }

@@ -73,7 +73,8 @@ std::optional<Swarm> powerup_swarm(Renderer& renderer) {
     std::optional<AddedType> powerup =
         load_type(renderer, "powerup/powerup-pro.skel", "powerup/powerup-pma.atlas", "powerup-pro");
     if (!powerup) return std::nullopt;
-    Swarm swarm{std::move(*powerup)};
+    Swarm swarm;
+    swarm.powerup = std::move(*powerup);
     const SkeletonData& data = swarm.powerup.data();
     for (int i = 0; i < 8300; ++i) {
         swarm.players.push_back(std::make_unique<Player>(data, k_none, data.animation_names.find("bounce")));
