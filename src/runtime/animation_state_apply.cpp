@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "animation_state_internal.hpp"
+#include "bone_timelines.hpp"
 #include "timeline_eval.hpp"
 
 namespace spinegpu {
