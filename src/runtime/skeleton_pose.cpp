@@ -164,7 +164,6 @@ void set_slots_to_setup_pose(SkeletonPose& pose) {
 
 void update_world_transform(SkeletonPose& pose, Physics physics) {
     std::copy(pose.local.begin(), pose.local.end(), pose.applied.begin());
-    const BoneData* bones = pose.data->bones.data();
     const UpdateStep* step = pose.update_cache.data();
     const UpdateStep* const end = step + pose.update_cache.size();
     while (step != end) {
@@ -177,7 +176,7 @@ void update_world_transform(SkeletonPose& pose, Physics physics) {
             BoneAngleCache* angle = pose.bone_angle.data();
             do {
                 const auto i = static_cast<std::size_t>(step->index);
-                const Index parent = bones[i].parent;
+                const Index parent = step->parent;
                 if (parent != k_none && inherit[i] == Inherit::normal)
                     detail::normal_bone_world(applied[i], world[static_cast<std::size_t>(parent)], world[i], angle[i]);
                 else
