@@ -4,7 +4,9 @@
 // local_matrix. Arithmetic in double, rounded to float once when stored, as bone_transform.cpp explains.
 //
 // The compose has an SSE2 form (two doubles per operation, the same operations on each value in the same order, so
-// the same bits) and the scalar reference; -DSPINEGPU_SCALAR=ON, or a target without SSE2, builds the reference.
+// the same bits; only a NaN result may carry another NaN's sign or payload, which x86 picks by operand order, an
+// order the compiler chooses for the scalar code too) and the scalar reference; -DSPINEGPU_SCALAR=ON, or a target
+// without SSE2, builds the reference.
 #pragma once
 
 #include <cstddef>
