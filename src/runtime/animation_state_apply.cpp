@@ -66,7 +66,7 @@ inline void Access::apply_plain(Self& s, const TimelineData& timeline, SkeletonP
         }
         return;
     }
-    // RotateTimeline.apply (as bone_timelines.cpp does it), keeping the double result for later mixes.
+    // RotateTimeline.apply (as bone_timelines.hpp does it), keeping the double result for later mixes.
     const auto bone = static_cast<std::size_t>(timeline.target);
     if (timeline.frame_count == 0 || !pose.bone_active[bone]) return;
     set_rotation(s, pose, bone,
