@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "spinegpu/runtime/animation.hpp"
+#include "bone_timelines.hpp"
 #include "timeline_eval.hpp"
 
 namespace spinegpu {

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "animation_state_internal.hpp"
+#include "bone_timelines.hpp"
 #include "timeline_eval.hpp"
 
 namespace spinegpu {
@@ -33,6 +34,45 @@ void set_attachment(SkeletonPose& pose, Index slot, Index name, bool attachments
 }
 
 }  // namespace
+
+inline double Access::rotation(const Self& s, const SkeletonPose& pose, std::size_t bone) {
+    const double kept = s.rotations_[bone];
+    return static_cast<float>(kept) == pose.local[bone].rotation ? kept : pose.local[bone].rotation;
+}
+
+inline void Access::set_rotation(Self& s, SkeletonPose& pose, std::size_t bone, double value) {
+    s.rotations_[bone] = value;
+    pose.local[bone].rotation = static_cast<float>(value);
+}
+
+std::uint32_t* Access::frame_hints(TrackEntry& e, std::size_t count) {
+    if (e.timeline_frames.size() != count) e.timeline_frames.resize(count, 0);
+    return e.timeline_frames.data();
+}
+
+// Inline: AnimationState::apply runs it for most timelines of every track each frame, and as a call it passed ten
+// arguments to do a few dozen instructions of work.
+inline void Access::apply_plain(Self& s, const TimelineData& timeline, SkeletonPose& pose, double last_time,
+                                double time, std::vector<Index>* events, double alpha, MixBlend blend,
+                                MixDirection direction, std::uint32_t* hint) {
+    if (timeline.type != TimelineType::rotate) {
+        // Bone timelines (most of every animation; their types come first in TimelineType) straight to their
+        // family, with the search hint.
+        if (timeline.type <= TimelineType::inherit) {
+            if (timeline.frame_count != 0)
+                detail::apply_bone_timeline(*s.data_, timeline, pose, time, alpha, blend, direction, hint);
+        } else {
+            apply_timeline(*s.data_, timeline, pose, last_time, time, events, alpha, blend, direction);
+        }
+        return;
+    }
+    // RotateTimeline.apply (as bone_timelines.hpp does it), keeping the double result for later mixes.
+    const auto bone = static_cast<std::size_t>(timeline.target);
+    if (timeline.frame_count == 0 || !pose.bone_active[bone]) return;
+    set_rotation(s, pose, bone,
+                 detail::relative_value(*s.data_, timeline, time, alpha, blend, rotation(s, pose, bone),
+                                        s.data_->bones[bone].rotation, hint));
+}
 
 bool AnimationState::apply(SkeletonPose& pose) {
     assert(pose.data == data_);
@@ -306,43 +346,6 @@ void Access::apply_rotate_timeline(Self& s, const TimelineData& timeline, Skelet
     }
     memory[1] = diff;
     set_rotation(s, pose, bone, r1 + total * alpha);
-}
-
-double Access::rotation(const Self& s, const SkeletonPose& pose, std::size_t bone) {
-    const double kept = s.rotations_[bone];
-    return static_cast<float>(kept) == pose.local[bone].rotation ? kept : pose.local[bone].rotation;
-}
-
-void Access::set_rotation(Self& s, SkeletonPose& pose, std::size_t bone, double value) {
-    s.rotations_[bone] = value;
-    pose.local[bone].rotation = static_cast<float>(value);
-}
-
-std::uint32_t* Access::frame_hints(TrackEntry& e, std::size_t count) {
-    if (e.timeline_frames.size() != count) e.timeline_frames.resize(count, 0);
-    return e.timeline_frames.data();
-}
-
-void Access::apply_plain(Self& s, const TimelineData& timeline, SkeletonPose& pose, double last_time, double time,
-                         std::vector<Index>* events, double alpha, MixBlend blend, MixDirection direction,
-                         std::uint32_t* hint) {
-    if (timeline.type != TimelineType::rotate) {
-        // Bone timelines (most of every animation; their types come first in TimelineType) straight to their
-        // family, with the search hint.
-        if (timeline.type <= TimelineType::inherit) {
-            if (timeline.frame_count != 0)
-                detail::apply_bone_timeline(*s.data_, timeline, pose, time, alpha, blend, direction, hint);
-        } else {
-            apply_timeline(*s.data_, timeline, pose, last_time, time, events, alpha, blend, direction);
-        }
-        return;
-    }
-    // RotateTimeline.apply (as bone_timelines.cpp does it), keeping the double result for later mixes.
-    const auto bone = static_cast<std::size_t>(timeline.target);
-    if (timeline.frame_count == 0 || !pose.bone_active[bone]) return;
-    set_rotation(s, pose, bone,
-                 detail::relative_value(*s.data_, timeline, time, alpha, blend, rotation(s, pose, bone),
-                                        s.data_->bones[bone].rotation, hint));
 }
 
 void Access::queue_events(Self& s, std::uint32_t index, double animation_time) {

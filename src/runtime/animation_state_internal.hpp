@@ -63,7 +63,8 @@ struct AnimationStateAccess {
     static void queue_events(Self& s, std::uint32_t entry, double animation_time);
 
     // Timeline.apply for every timeline AnimationState does not special-case: rotate timelines here (keeping the
-    // double rotation in rotations_), the others through apply_timeline.
+    // double rotation in rotations_), the others through apply_timeline. Defined inline in animation_state_apply.cpp,
+    // its only user, as are rotation and set_rotation.
     static void apply_plain(Self& s, const TimelineData& timeline, SkeletonPose& pose, double last_time, double time,
                             std::vector<Index>* events, double alpha, MixBlend blend, MixDirection direction,
                             std::uint32_t* hint);

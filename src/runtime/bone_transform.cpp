@@ -31,79 +31,95 @@ struct WorldD {
     double a, b, c, d, x, y;
 };
 
+// The cases of bone_world_from_applied, each on its own: as one function with the shared set-up hoisted above the
+// switch, the compiler vectorised the set-up for every case and spilled most of it.
+
+// The root takes the skeleton's position and scale (flip is a negative scale).
+WorldD root_world(const SkeletonPose& pose, const BoneTransform& t) {
+    const double sx = pose.scale_x, sy = pose.scale_y;
+    const Matrix l = local_matrix(t.rotation, t.scale_x, t.scale_y, t.shear_x, t.shear_y);
+    return {l.a * sx, l.b * sx, l.c * sy, l.d * sy, t.x * sx + pose.x, t.y * sy + pose.y};
+}
+
+// The bone's world position under its parent (every case with a parent).
+void world_position(const BoneWorld& p, const BoneTransform& t, double& x, double& y) {
+    const double pa = p.a, pb = p.b, pc = p.c, pd = p.d;
+    x = pa * t.x + pb * t.y + p.x;
+    y = pc * t.x + pd * t.y + p.y;
+}
+
+// The matrix (before the skeleton's scale) of Inherit::no_rotation_or_reflection: the parent's rotation is removed,
+// keeping its scale; the skeleton's scale is divided out first so that a flipped skeleton does not count as a parent
+// reflection.
+Matrix no_rotation_matrix(const SkeletonPose& pose, const BoneWorld& p, const BoneTransform& t) {
+    const double sx = pose.scale_x, sy = pose.scale_y;
+    double pa = p.a, pb = p.b, pc = p.c, pd = p.d;
+    const double isx = 1 / sx, isy = 1 / sy;
+    pa *= isx;
+    pc *= isy;
+    double s = pa * pa + pc * pc;
+    double prx;
+    if (s > 0.0001) {
+        s = std::abs(pa * pd * isy - pb * isx * pc) / s;
+        pb = pc * s;
+        pd = pa * s;
+        prx = fast_atan2(pc, pa) * k_rad_deg;
+    } else {
+        pa = 0;
+        pc = 0;
+        prx = 90 - fast_atan2(pd, pb) * k_rad_deg;
+    }
+    const Matrix l = local_matrix(t.rotation - prx, t.scale_x, t.scale_y, t.shear_x, t.shear_y);
+    return {pa * l.a - pb * l.c, pa * l.b - pb * l.d, pc * l.a + pd * l.c, pc * l.b + pd * l.d};
+}
+
+// The matrix (before the skeleton's scale) of Inherit::no_scale and no_scale_or_reflection: the parent's rotation
+// applied to a unit x axis, renormalised: rotation inherited, scale not.
+Matrix no_scale_matrix(const SkeletonPose& pose, const BoneWorld& p, const BoneTransform& t, Inherit inherit) {
+    const double sx = pose.scale_x, sy = pose.scale_y;
+    const double pa = p.a, pb = p.b, pc = p.c, pd = p.d;
+    const double r = t.rotation * k_deg_rad;
+    const double cos = fast_cos(r), sin = fast_sin(r);
+    double za = (pa * cos + pb * sin) / sx;
+    double zc = (pc * cos + pd * sin) / sy;
+    double s = std::sqrt(za * za + zc * zc);
+    if (s > 0.00001) s = 1 / s;
+    za *= s;
+    zc *= s;
+    s = std::sqrt(za * za + zc * zc);
+    if (inherit == Inherit::no_scale && (pa * pd - pb * pc < 0) != ((sx < 0) != (sy < 0))) s = -s;
+    // Math.PI here, not the runtime's own pi: this is what the official formula uses.
+    const double zr = detail::k_true_pi / 2 + fast_atan2(zc, za);
+    const double zb = fast_cos(zr) * s;
+    const double zd = fast_sin(zr) * s;
+    const Matrix l = local_matrix(0, t.scale_x, t.scale_y, t.shear_x, t.shear_y);
+    return {za * l.a + zb * l.c, za * l.b + zb * l.d, zc * l.a + zd * l.c, zc * l.b + zd * l.d};
+}
+
 // The world transform bone `bone` gets from its applied pose and its parent's world transform, unrounded.
 WorldD bone_world_from_applied(const SkeletonPose& pose, Index bone) {
     const auto i = static_cast<std::size_t>(bone);
     const BoneTransform& t = pose.applied[i];
-    const double sx = pose.scale_x, sy = pose.scale_y;
-    const double rotation = t.rotation, scale_x = t.scale_x, scale_y = t.scale_y;
-    const double shear_x = t.shear_x, shear_y = t.shear_y;
-
     const Index parent = pose.data->bones[i].parent;
-    if (parent == k_none) {
-        // The root takes the skeleton's position and scale (flip is a negative scale).
-        const Matrix l = local_matrix(rotation, scale_x, scale_y, shear_x, shear_y);
-        return {l.a * sx, l.b * sx, l.c * sy, l.d * sy, t.x * sx + pose.x, t.y * sy + pose.y};
-    }
+    if (parent == k_none) return root_world(pose, t);
 
     const BoneWorld& p = pose.world[static_cast<std::size_t>(parent)];
-    double pa = p.a, pb = p.b, pc = p.c, pd = p.d;
-    const double x = pa * t.x + pb * t.y + p.x, y = pc * t.x + pd * t.y + p.y;
-
+    double x, y;
+    world_position(p, t, x, y);
     Matrix m{};
     switch (pose.inherit[i]) {
     case Inherit::normal: {
         // The skeleton's scale is already in the parent's matrix: no extra factor here.
-        const Matrix l = local_matrix(rotation, scale_x, scale_y, shear_x, shear_y);
+        const double pa = p.a, pb = p.b, pc = p.c, pd = p.d;
+        const Matrix l = local_matrix(t.rotation, t.scale_x, t.scale_y, t.shear_x, t.shear_y);
         return {pa * l.a + pb * l.c, pa * l.b + pb * l.d, pc * l.a + pd * l.c, pc * l.b + pd * l.d, x, y};
     }
-    case Inherit::only_translation:
-        m = local_matrix(rotation, scale_x, scale_y, shear_x, shear_y);
-        break;
-    case Inherit::no_rotation_or_reflection: {
-        // The parent's rotation is removed, keeping its scale; the skeleton's scale is divided out first so that a
-        // flipped skeleton does not count as a parent reflection.
-        const double isx = 1 / sx, isy = 1 / sy;
-        pa *= isx;
-        pc *= isy;
-        double s = pa * pa + pc * pc;
-        double prx;
-        if (s > 0.0001) {
-            s = std::abs(pa * pd * isy - pb * isx * pc) / s;
-            pb = pc * s;
-            pd = pa * s;
-            prx = fast_atan2(pc, pa) * k_rad_deg;
-        } else {
-            pa = 0;
-            pc = 0;
-            prx = 90 - fast_atan2(pd, pb) * k_rad_deg;
-        }
-        const Matrix l = local_matrix(rotation - prx, scale_x, scale_y, shear_x, shear_y);
-        m = {pa * l.a - pb * l.c, pa * l.b - pb * l.d, pc * l.a + pd * l.c, pc * l.b + pd * l.d};
-        break;
-    }
+    case Inherit::only_translation: m = local_matrix(t.rotation, t.scale_x, t.scale_y, t.shear_x, t.shear_y); break;
+    case Inherit::no_rotation_or_reflection: m = no_rotation_matrix(pose, p, t); break;
     case Inherit::no_scale:
-    case Inherit::no_scale_or_reflection: {
-        // The parent's rotation applied to a unit x axis, renormalised: rotation inherited, scale not.
-        const double r = rotation * k_deg_rad;
-        const double cos = fast_cos(r), sin = fast_sin(r);
-        double za = (pa * cos + pb * sin) / sx;
-        double zc = (pc * cos + pd * sin) / sy;
-        double s = std::sqrt(za * za + zc * zc);
-        if (s > 0.00001) s = 1 / s;
-        za *= s;
-        zc *= s;
-        s = std::sqrt(za * za + zc * zc);
-        if (pose.inherit[i] == Inherit::no_scale && (pa * pd - pb * pc < 0) != ((sx < 0) != (sy < 0))) s = -s;
-        // Math.PI here, not the runtime's own pi: this is what the official formula uses.
-        const double zr = detail::k_true_pi / 2 + fast_atan2(zc, za);
-        const double zb = fast_cos(zr) * s;
-        const double zd = fast_sin(zr) * s;
-        const Matrix l = local_matrix(0, scale_x, scale_y, shear_x, shear_y);
-        m = {za * l.a + zb * l.c, za * l.b + zb * l.d, zc * l.a + zd * l.c, zc * l.b + zd * l.d};
-        break;
+    case Inherit::no_scale_or_reflection: m = no_scale_matrix(pose, p, t, pose.inherit[i]); break;
     }
-    }
+    const double sx = pose.scale_x, sy = pose.scale_y;
     return {m.a * sx, m.b * sx, m.c * sy, m.d * sy, x, y};
 }
 

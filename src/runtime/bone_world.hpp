@@ -2,7 +2,19 @@
 // of every rig). update_world_transform runs it for each bone of the update cache without a call; the other cases
 // (root, the four other inherit modes) go through update_bone_world in bone_transform.cpp, which uses the same
 // local_matrix. Arithmetic in double, rounded to float once when stored, as bone_transform.cpp explains.
+//
+// The compose has an SSE2 form (two doubles per operation, the same operations on each value in the same order, so
+// the same bits; only a NaN result may carry another NaN's sign or payload, which x86 picks by operand order, an
+// order the compiler chooses for the scalar code too) and the scalar reference; -DSPINEGPU_SCALAR=ON, or a target
+// without SSE2, builds the reference.
 #pragma once
+
+#include <cstddef>
+
+#if defined(__SSE2__) && !defined(SPINEGPU_SCALAR)
+#include <emmintrin.h>
+#define SPINEGPU_BONE_WORLD_SSE2 1
+#endif
 
 #include "fast_trig.hpp"
 #include "runtime_math.hpp"
@@ -50,22 +62,86 @@ inline void compose_world(const LocalMatrix& l, double tx, double ty, const Bone
     out.y = static_cast<float>(pc * tx + pd * ty + py);
 }
 
-// The world transform of a bone with Inherit::normal from its applied pose `t` and its parent's world transform `p`
-// (the skeleton's scale is already in the parent's matrix).
+// The world transform of a bone with Inherit::normal from its applied pose `t`, the sine and cosine of its x-axis
+// angle (rotation + shear x) and its parent's world transform `p` (the skeleton's scale is already in the parent's
+// matrix). The scalar reference: what the SSE2 form below must equal bit for bit.
+inline void compose_normal_scalar(double sin_x, double cos_x, const BoneTransform& t, const BoneWorld& p,
+                                  BoneWorld& out) {
+    compose_world(local_matrix_from(sin_x, cos_x, t.rotation, t.scale_x, t.scale_y, t.shear_x, t.shear_y), t.x, t.y,
+                  p, out);
+}
+
+#if SPINEGPU_BONE_WORLD_SSE2
+static_assert(offsetof(BoneTransform, y) == offsetof(BoneTransform, x) + 4 &&
+              offsetof(BoneTransform, scale_y) == offsetof(BoneTransform, scale_x) + 4);
+static_assert(offsetof(BoneWorld, b) == 4 && offsetof(BoneWorld, c) == 8 && offsetof(BoneWorld, d) == 12 &&
+              offsetof(BoneWorld, x) == 16 && offsetof(BoneWorld, y) == 20);
+
+// Two adjacent floats widened to a pair of doubles.
+inline __m128d load_float_pair(const float* p) {
+    return _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+}
+
+// compose_normal_scalar with pairs: the local matrix's rows (la, lb) and (lc, ld) from the x axis (cos, sin) and the y
+// axis, then the rows (a, b), (c, d) and the position (x, y) of the world transform, each product and sum the
+// scalar code's own.
+inline void compose_normal_sse2(double sin_x, double cos_x, const BoneTransform& t, const BoneWorld& p,
+                                BoneWorld& out) {
+    const __m128d x_axis = _mm_set_pd(sin_x, cos_x);
+    __m128d y_axis;
+    if (t.shear_x == t.shear_y) {
+        // (cos·cos90 − sin·sin90, sin·cos90 + cos·sin90): a − b is a + (−b) exactly.
+        const __m128d swapped = _mm_shuffle_pd(x_axis, x_axis, 1);
+        y_axis = _mm_add_pd(_mm_mul_pd(x_axis, _mm_set1_pd(k_cos_90)),
+                            _mm_mul_pd(swapped, _mm_set_pd(k_sin_90, -k_sin_90)));
+    } else {
+        double cos_y, sin_y;
+        fast_sincos((static_cast<double>(t.rotation) + 90 + t.shear_y) * k_deg_rad, sin_y, cos_y);
+        y_axis = _mm_set_pd(sin_y, cos_y);
+    }
+    const __m128d scale = load_float_pair(&t.scale_x);
+    const __m128d top = _mm_mul_pd(_mm_unpacklo_pd(x_axis, y_axis), scale);     // (la, lb)
+    const __m128d bottom = _mm_mul_pd(_mm_unpackhi_pd(x_axis, y_axis), scale);  // (lc, ld)
+
+    const __m128 pm = _mm_loadu_ps(&p.a);
+    const __m128d pab = _mm_cvtps_pd(pm), pcd = _mm_cvtps_pd(_mm_movehl_ps(pm, pm));
+    const __m128d ab =
+        _mm_add_pd(_mm_mul_pd(_mm_unpacklo_pd(pab, pab), top), _mm_mul_pd(_mm_unpackhi_pd(pab, pab), bottom));
+    const __m128d cd =
+        _mm_add_pd(_mm_mul_pd(_mm_unpacklo_pd(pcd, pcd), top), _mm_mul_pd(_mm_unpackhi_pd(pcd, pcd), bottom));
+    const __m128d txy = load_float_pair(&t.x);
+    const __m128d xy = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_unpacklo_pd(pab, pcd), _mm_unpacklo_pd(txy, txy)),
+                                             _mm_mul_pd(_mm_unpackhi_pd(pab, pcd), _mm_unpackhi_pd(txy, txy))),
+                                  load_float_pair(&p.x));
+    _mm_storeu_ps(&out.a, _mm_movelh_ps(_mm_cvtpd_ps(ab), _mm_cvtpd_ps(cd)));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(&out.x), _mm_castps_si128(_mm_cvtpd_ps(xy)));
+}
+#endif
+
+// compose_normal_scalar, in its SSE2 form where the build has it.
+inline void compose_normal(double sin_x, double cos_x, const BoneTransform& t, const BoneWorld& p, BoneWorld& out) {
+#if SPINEGPU_BONE_WORLD_SSE2
+    compose_normal_sse2(sin_x, cos_x, t, p, out);
+#else
+    compose_normal_scalar(sin_x, cos_x, t, p, out);
+#endif
+}
+
+// The world transform of a bone with Inherit::normal from its applied pose `t` and its parent's world transform `p`.
 inline void normal_bone_world(const BoneTransform& t, const BoneWorld& p, BoneWorld& out) {
-    compose_world(local_matrix(t.rotation, t.scale_x, t.scale_y, t.shear_x, t.shear_y), t.x, t.y, p, out);
+    double cos_x, sin_x;
+    fast_sincos((static_cast<double>(t.rotation) + t.shear_x) * k_deg_rad, sin_x, cos_x);
+    compose_normal(sin_x, cos_x, t, p, out);
 }
 
 // The same, taking the sine and cosine from the bone's cache when its angle is unchanged (and refreshing it if not).
 inline void normal_bone_world(const BoneTransform& t, const BoneWorld& p, BoneWorld& out, BoneAngleCache& cache) {
-    const double rotation = t.rotation, shear_x = t.shear_x;
-    const double angle = rotation + shear_x;
+    const double angle = static_cast<double>(t.rotation) + t.shear_x;
     if (angle != cache.angle) {
         fast_sincos(angle * k_deg_rad, cache.sin, cache.cos);
         cache.angle = angle;
     }
-    compose_world(local_matrix_from(cache.sin, cache.cos, rotation, t.scale_x, t.scale_y, shear_x, t.shear_y), t.x,
-                  t.y, p, out);
+    compose_normal(cache.sin, cache.cos, t, p, out);
 }
 
 }  // namespace spinegpu::detail

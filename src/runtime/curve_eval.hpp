@@ -87,16 +87,18 @@ inline double bezier_value_d(const SkeletonData& data, const TimelineData& timel
         double x = rows[row], y = rows[row + value_offset];
         return y + (time - x) / (c[i] - x) * (c[i + 1] - y);
     }
-    std::uint32_t end = i + k_bezier_floats;
-    for (i += 2; i < end; i += 2) {
-        if (c[i] >= time) {
-            double x = c[i - 2], y = c[i - 1];
-            return y + (time - x) / (c[i] - x) * (c[i + 1] - y);
+    // The scan counts samples rather than comparing indices (an unsigned index could wrap, so the compiler would
+    // test it at every sample); same samples in the same order.
+    const float* samples = c + i;
+    for (std::uint32_t k = 2; k < k_bezier_floats; k += 2) {
+        if (samples[k] >= time) {
+            double x = samples[k - 2], y = samples[k - 1];
+            return y + (time - x) / (samples[k] - x) * (samples[k + 1] - y);
         }
     }
     // After the last sample: between it and the next key.
     row += timeline.entries;
-    double x = c[end - 2], y = c[end - 1];
+    double x = samples[k_bezier_floats - 2], y = samples[k_bezier_floats - 1];
     return y + (time - x) / (rows[row] - x) * (rows[row + value_offset] - y);
 }
 

@@ -164,34 +164,42 @@ void set_slots_to_setup_pose(SkeletonPose& pose) {
 
 void update_world_transform(SkeletonPose& pose, Physics physics) {
     std::copy(pose.local.begin(), pose.local.end(), pose.applied.begin());
-    const BoneData* bones = pose.data->bones.data();
-    for (const UpdateStep& step : pose.update_cache) {
-        switch (step.kind) {
-        case UpdateStep::Kind::bone: {
-            // The common case inline (constraints run between bones and may change any pose array, so nothing is
-            // hoisted out of the loop but the immutable data).
-            const auto i = static_cast<std::size_t>(step.index);
-            const Index parent = bones[i].parent;
-            if (parent != k_none && pose.inherit[i] == Inherit::normal)
-                detail::normal_bone_world(pose.applied[i], pose.world[static_cast<std::size_t>(parent)], pose.world[i],
-                                          pose.bone_angle[i]);
-            else
-                update_bone_world(pose, step.index);
-            break;
+    const UpdateStep* step = pose.update_cache.data();
+    const UpdateStep* const end = step + pose.update_cache.size();
+    while (step != end) {
+        if (step->kind == UpdateStep::Kind::bone) {
+            // A run of bone steps, the common case inline. Constraints run only between runs and never resize the
+            // pose's arrays, so their pointers are read once per run instead of once per bone.
+            const BoneTransform* applied = pose.applied.data();
+            const Inherit* inherit = pose.inherit.data();
+            BoneWorld* world = pose.world.data();
+            BoneAngleCache* angle = pose.bone_angle.data();
+            do {
+                const auto i = static_cast<std::size_t>(step->index);
+                const Index parent = step->parent;
+                if (parent != k_none && inherit[i] == Inherit::normal)
+                    detail::normal_bone_world(applied[i], world[static_cast<std::size_t>(parent)], world[i], angle[i]);
+                else
+                    update_bone_world(pose, step->index);
+            } while (++step != end && step->kind == UpdateStep::Kind::bone);
+            continue;
         }
+        switch (step->kind) {
+        case UpdateStep::Kind::bone: break;
         case UpdateStep::Kind::ik:
-            detail::apply_ik_constraint(pose, step.index, physics);
+            detail::apply_ik_constraint(pose, step->index, physics);
             break;
         case UpdateStep::Kind::transform:
-            detail::apply_transform_constraint(pose, step.index, physics, step.update_applied);
+            detail::apply_transform_constraint(pose, step->index, physics, step->update_applied);
             break;
         case UpdateStep::Kind::path:
-            detail::apply_path_constraint(pose, step.index, physics, step.update_applied);
+            detail::apply_path_constraint(pose, step->index, physics, step->update_applied);
             break;
         case UpdateStep::Kind::physics:
-            detail::apply_physics_constraint(pose, step.index, physics, step.update_applied);
+            detail::apply_physics_constraint(pose, step->index, physics, step->update_applied);
             break;
         }
+        ++step;
     }
 }
 

@@ -34,9 +34,7 @@ inline bool is_vertex_attachment(const AttachmentData& attachment) { return atta
 // whatever its type (SequenceTimeline's check, which must accept a region attachment).
 bool slot_shows_timeline_attachment(const SkeletonPose& pose, Index slot, Index attachment, bool accept_same);
 
-// bone_timelines.cpp: rotate, translate(_x/_y), scale(_x/_y), shear(_x/_y), inherit. `hint` as for search_rows.
-void apply_bone_timeline(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose, double time,
-                         double alpha, MixBlend blend, MixDirection direction, std::uint32_t* hint = nullptr);
+// Bone timelines (rotate, translate, scale, shear, inherit): apply_bone_timeline, inline, in bone_timelines.hpp.
 
 // slot_timelines.cpp: rgba, rgb, alpha, rgba2, rgb2, attachment, sequence.
 void apply_slot_timeline(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose, double time,

@@ -19,7 +19,8 @@ struct CacheBuilder {
     Index parent(Index bone) const { return data.bones[static_cast<std::size_t>(bone)].parent; }
 
     void push(UpdateStep::Kind kind, Index index) {
-        pose.update_cache.push_back(UpdateStep{.kind = kind, .index = index});
+        const Index parent_bone = kind == UpdateStep::Kind::bone ? parent(index) : k_none;
+        pose.update_cache.push_back(UpdateStep{.kind = kind, .index = index, .parent = parent_bone});
     }
 
     // Spine's sortBone: a bone goes in after its parents, once.

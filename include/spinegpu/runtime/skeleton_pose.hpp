@@ -101,6 +101,7 @@ struct UpdateStep {
     // poses; the step then skips that work, whose result the next update_world_transform overwrites unread.
     bool update_applied = true;
     Index index = 0;
+    Index parent = k_none;  // bone steps: the bone's parent (read once per step, without the BoneData lookup)
 };
 
 struct SkeletonPose {

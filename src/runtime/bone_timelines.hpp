@@ -1,15 +1,25 @@
 // Bone timelines (Spine's RotateTimeline, TranslateTimeline, ScaleTimeline, ShearTimeline and their one-axis
-// variants, InheritTimeline): they write a bone's local pose (SkeletonPose::local, ::inherit).
-#include <cmath>
+// variants, InheritTimeline): they write a bone's local pose (SkeletonPose::local, ::inherit). Inline, like the curve
+// evaluation they use: AnimationState::apply runs them for most timelines of every character each frame, and as
+// three layers of calls (family, pair, curve values) they cost more than their arithmetic.
+#pragma once
 
-#include "timeline_eval.hpp"
+#include <cmath>
+#include <cstdint>
+
+#include "spinegpu/data/skeleton_data.hpp"
+#include "spinegpu/runtime/animation.hpp"
+#include "spinegpu/runtime/skeleton_pose.hpp"
+
+#include "curve_eval.hpp"
+#include "runtime_math.hpp"
 
 namespace spinegpu::detail {
 
-namespace {
+namespace bone_timeline {
 
 // Translate and shear: two values added to the setup values.
-void apply_offset_pair(const SkeletonData& data, const TimelineData& timeline, double time, double alpha,
+inline void apply_offset_pair(const SkeletonData& data, const TimelineData& timeline, double time, double alpha,
                        MixBlend blend, float& x, float& y, float setup_x, float setup_y, std::uint32_t* hint) {
     if (time < timeline_rows(data, timeline)[0]) {
         switch (blend) {
@@ -45,7 +55,7 @@ void apply_offset_pair(const SkeletonData& data, const TimelineData& timeline, d
 
 // Scale: the keys multiply the setup scale; when mixing, the sign comes from the side mixed from (see
 // scale_value, which does the same for one axis).
-void apply_scale_pair(const SkeletonData& data, const TimelineData& timeline, double time, double alpha,
+inline void apply_scale_pair(const SkeletonData& data, const TimelineData& timeline, double time, double alpha,
                       MixBlend blend, MixDirection direction, float& scale_x, float& scale_y, float setup_x,
                       float setup_y, std::uint32_t* hint) {
     if (time < timeline_rows(data, timeline)[0]) {
@@ -93,7 +103,7 @@ void apply_scale_pair(const SkeletonData& data, const TimelineData& timeline, do
     }
 }
 
-void apply_inherit(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose, Index bone,
+inline void apply_inherit(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose, Index bone,
                    double time, MixBlend blend, MixDirection direction, std::uint32_t* hint) {
     auto b = static_cast<std::size_t>(bone);
     Inherit setup = data.bones[b].inherit;
@@ -112,10 +122,13 @@ void apply_inherit(const SkeletonData& data, const TimelineData& timeline, Skele
         pose.inherit[b] = static_cast<Inherit>(static_cast<int>(value));
 }
 
-}  // namespace
+}  // namespace bone_timeline
 
-void apply_bone_timeline(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose, double time,
-                         double alpha, MixBlend blend, MixDirection direction, std::uint32_t* hint) {
+// Timeline.apply of the bone timeline families: rotate, translate(_x/_y), scale(_x/_y), shear(_x/_y), inherit.
+// `hint` as for search_rows.
+inline void apply_bone_timeline(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose,
+                                double time, double alpha, MixBlend blend, MixDirection direction,
+                                std::uint32_t* hint = nullptr) {
     Index bone = timeline.target;
     auto b = static_cast<std::size_t>(bone);
     if (!pose.bone_active[b]) return;
@@ -127,7 +140,8 @@ void apply_bone_timeline(const SkeletonData& data, const TimelineData& timeline,
                                                                setup.rotation, hint));
             break;
         case TimelineType::translate:
-            apply_offset_pair(data, timeline, time, alpha, blend, local.x, local.y, setup.x, setup.y, hint);
+            bone_timeline::apply_offset_pair(data, timeline, time, alpha, blend, local.x, local.y, setup.x, setup.y,
+                                             hint);
             break;
         case TimelineType::translate_x:
             local.x = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.x, setup.x, hint));
@@ -136,8 +150,8 @@ void apply_bone_timeline(const SkeletonData& data, const TimelineData& timeline,
             local.y = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.y, setup.y, hint));
             break;
         case TimelineType::scale:
-            apply_scale_pair(data, timeline, time, alpha, blend, direction, local.scale_x, local.scale_y, setup.scale_x,
-                             setup.scale_y, hint);
+            bone_timeline::apply_scale_pair(data, timeline, time, alpha, blend, direction, local.scale_x,
+                                            local.scale_y, setup.scale_x, setup.scale_y, hint);
             break;
         case TimelineType::scale_x:
             local.scale_x = static_cast<float>(
@@ -148,8 +162,8 @@ void apply_bone_timeline(const SkeletonData& data, const TimelineData& timeline,
                 scale_value(data, timeline, time, alpha, blend, direction, local.scale_y, setup.scale_y, hint));
             break;
         case TimelineType::shear:
-            apply_offset_pair(data, timeline, time, alpha, blend, local.shear_x, local.shear_y, setup.shear_x,
-                              setup.shear_y, hint);
+            bone_timeline::apply_offset_pair(data, timeline, time, alpha, blend, local.shear_x, local.shear_y,
+                                             setup.shear_x, setup.shear_y, hint);
             break;
         case TimelineType::shear_x:
             local.shear_x = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.shear_x,
@@ -159,7 +173,9 @@ void apply_bone_timeline(const SkeletonData& data, const TimelineData& timeline,
             local.shear_y = static_cast<float>(relative_value(data, timeline, time, alpha, blend, local.shear_y,
                                                               setup.shear_y, hint));
             break;
-        case TimelineType::inherit: apply_inherit(data, timeline, pose, bone, time, blend, direction, hint); break;
+        case TimelineType::inherit:
+            bone_timeline::apply_inherit(data, timeline, pose, bone, time, blend, direction, hint);
+            break;
         default: break;
     }
 }
