@@ -6,7 +6,8 @@
 #   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|all]      (QUICK=1: the diagnosis at 64 px only)
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
 # frame: the CPU frame of 8,000 characters (spineboy, raptor, celestial) through gpu-tiles, the update before packing
-#     and inside it (--update-in-pack), next to the update alone and the CPU path; three rounds.
+#     and inside it (--update-in-pack), next to the update alone and the CPU path; every carried build in turn (as
+#     ab), three rounds.
 # ab: the tile rasterizer of every build carried as .devlib/spinegpu* (spinegpu-base: an earlier one, others:
 #     variants), 8,000 spineboys at 64 px, in turn three times, then each one's time split (SPINEGPU_DIAGNOSE_TILES;
 #     QUICK=1: not split).
@@ -96,15 +97,19 @@ if [ "$what" = tiles ] || [ "$what" = all ]; then
 fi
 
 if [ "$what" = frame ]; then
+  tag() { sed "s/\"path\": \"/\"build\": \"$1\", \"path\": \"/"; }
+  builds=$(cd .devlib && ls spinegpu*)
   for round in 1 2 3; do
     for skel in spineboy/spineboy-pro raptor/raptor-pro celestial-circus/celestial-circus-pro; do
       atlas=$E/$(dirname $skel)/$(basename $(dirname $skel))-pma.atlas
       paths=update,gpu-tiles
       [ $skel = spineboy/spineboy-pro ] && paths=update,gpu-tiles,cpu
-      "$bin" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 8000 --frames 60 --threads 16 \
-        --paths $paths --json | tee -a "$out/frame.jsonl"
-      "$bin" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 8000 --frames 60 --threads 16 \
-        --paths gpu-tiles --update-in-pack --json | tee -a "$out/frame.jsonl"
+      for b in $builds; do
+        "$PWD/.devlib/$b" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 8000 --frames 60 \
+          --threads 16 --paths $paths --json | tag "$b" | tee -a "$out/frame.jsonl"
+        "$PWD/.devlib/$b" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 8000 --frames 60 \
+          --threads 16 --paths gpu-tiles --update-in-pack --json | tag "$b" | tee -a "$out/frame.jsonl"
+      done
     done
   done
 fi

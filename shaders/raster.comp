@@ -55,10 +55,9 @@ const uint k_threads = k_tile_size * k_tile_size;
 shared uint s_words[k_threads];    // a chunk of the tile's bitset
 shared uint s_word_mask[8];        // which of them are non-zero
 // The pass's characters, in draw order: first triangle, where its mask for this tile starts in the pool
-// (k_no_tile_mask: none, every triangle is offered), how many mask words it has, and how many triangles it offers.
+// (k_no_tile_mask: none, every triangle is offered), and how many triangles it offers.
 shared uint s_char_first[k_threads];
 shared uint s_char_mask[k_threads];
-shared uint s_char_words[k_threads];
 shared uint s_char_offered[k_threads];
 // Per pair of pixel rows g, per slot: the pixels its triangle covers, bit (y & 1) * 16 + x.
 shared uint s_cover[8 * k_threads];
@@ -263,17 +262,15 @@ void describe_character(uint c, uint i) {
     uint first = characters[c].out_index_first / 3u;
     uint end = (c + 1u < push.character_count ? characters[c + 1u].out_index_first : push.index_total) / 3u;
     GpuCharacterTiles r = character_tiles[c];
-    uint at = k_no_tile_mask, words = 0u, offered = end - first;
+    uint at = k_no_tile_mask, offered = end - first;
     ivec2 tile = ivec2(gl_WorkGroupID.xy) - ivec2(r.tile_origin & 0xFFFFu, r.tile_origin >> 16);
     ivec2 extent = ivec2(r.tile_extent & 0xFFFFu, r.tile_extent >> 16);
     if (r.mask_first != k_no_tile_mask && all(greaterThanEqual(tile, ivec2(0))) && all(lessThan(tile, extent))) {
         at = r.mask_first + (uint(tile.y) * uint(extent.x) + uint(tile.x)) * (r.words + 1u);
-        words = r.words;
         offered = tile_masks[at];
     }
     s_char_first[i] = first;
     s_char_mask[i] = at;
-    s_char_words[i] = words;
     s_char_offered[i] = offered;
 }
 
@@ -281,7 +278,8 @@ void describe_character(uint c, uint i) {
 uint offered_triangle(uint i, uint n) {
     uint first = s_char_first[i], at = s_char_mask[i];
     if (at == k_no_tile_mask) return first + n;
-    for (uint w = 0u; w < s_char_words[i]; ++w) {
+    for (uint w = 0u; at + 1u + w < push.mask_words; ++w) {  // (the count is the mask's; the bound keeps a wrong
+                                                              // one inside the pool)
         uint bits = tile_masks[at + 1u + w];
         uint count = uint(bitCount(bits));
         if (n < count) return first + 32u * w + nth_bit(bits, n);
