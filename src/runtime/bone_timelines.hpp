@@ -18,22 +18,25 @@ namespace spinegpu::detail {
 
 namespace bone_timeline {
 
+// Before a pair timeline's first key: setup blending sets the setup values, first blending mixes towards them,
+// the others leave the pair alone. Returns whether `time` is before the first key (the caller is then done).
+inline bool pair_before_first_key(const SkeletonData& data, const TimelineData& timeline, double time, double alpha,
+                                  MixBlend blend, float& x, float& y, float setup_x, float setup_y) {
+    if (time >= timeline_rows(data, timeline)[0]) return false;
+    if (blend == MixBlend::setup) {
+        x = setup_x;
+        y = setup_y;
+    } else if (blend == MixBlend::first) {
+        x = static_cast<float>(x + (setup_x - static_cast<double>(x)) * alpha);
+        y = static_cast<float>(y + (setup_y - static_cast<double>(y)) * alpha);
+    }
+    return true;
+}
+
 // Translate and shear: two values added to the setup values.
 inline void apply_offset_pair(const SkeletonData& data, const TimelineData& timeline, double time, double alpha,
-                       MixBlend blend, float& x, float& y, float setup_x, float setup_y, std::uint32_t* hint) {
-    if (time < timeline_rows(data, timeline)[0]) {
-        switch (blend) {
-            case MixBlend::setup:
-                x = setup_x;
-                y = setup_y;
-                return;
-            case MixBlend::first:
-                x = static_cast<float>(x + (setup_x - static_cast<double>(x)) * alpha);
-                y = static_cast<float>(y + (setup_y - static_cast<double>(y)) * alpha);
-                return;
-            default: return;
-        }
-    }
+                              MixBlend blend, float& x, float& y, float setup_x, float setup_y, std::uint32_t* hint) {
+    if (pair_before_first_key(data, timeline, time, alpha, blend, x, y, setup_x, setup_y)) return;
     double v[2];
     curve_values(data, timeline, time, 2, v, hint);
     switch (blend) {
@@ -56,21 +59,9 @@ inline void apply_offset_pair(const SkeletonData& data, const TimelineData& time
 // Scale: the keys multiply the setup scale; when mixing, the sign comes from the side mixed from (see
 // scale_value, which does the same for one axis).
 inline void apply_scale_pair(const SkeletonData& data, const TimelineData& timeline, double time, double alpha,
-                      MixBlend blend, MixDirection direction, float& scale_x, float& scale_y, float setup_x,
-                      float setup_y, std::uint32_t* hint) {
-    if (time < timeline_rows(data, timeline)[0]) {
-        switch (blend) {
-            case MixBlend::setup:
-                scale_x = setup_x;
-                scale_y = setup_y;
-                return;
-            case MixBlend::first:
-                scale_x = static_cast<float>(scale_x + (setup_x - static_cast<double>(scale_x)) * alpha);
-                scale_y = static_cast<float>(scale_y + (setup_y - static_cast<double>(scale_y)) * alpha);
-                return;
-            default: return;
-        }
-    }
+                             MixBlend blend, MixDirection direction, float& scale_x, float& scale_y, float setup_x,
+                             float setup_y, std::uint32_t* hint) {
+    if (pair_before_first_key(data, timeline, time, alpha, blend, scale_x, scale_y, setup_x, setup_y)) return;
     double v[2];
     curve_values(data, timeline, time, 2, v, hint);
     double x = v[0] * setup_x, y = v[1] * setup_y;
@@ -104,7 +95,7 @@ inline void apply_scale_pair(const SkeletonData& data, const TimelineData& timel
 }
 
 inline void apply_inherit(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose, Index bone,
-                   double time, MixBlend blend, MixDirection direction, std::uint32_t* hint) {
+                          double time, MixBlend blend, MixDirection direction, std::uint32_t* hint) {
     auto b = static_cast<std::size_t>(bone);
     Inherit setup = data.bones[b].inherit;
     if (direction == MixDirection::out) {
