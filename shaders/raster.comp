@@ -70,7 +70,9 @@ shared vec2 s_uv_y[k_threads];     // UV step per pixel in y
 shared uvec4 s_look[k_threads];    // light, dark, material and clip_first
 shared uint s_shaded;
 // k_diagnose 4: the triangle in each slot, | k_missed when its box misses the tile (the slot holds nothing else).
-shared uint s_triangle[k_threads];
+// One word in every other build: shared memory decides how many workgroups share a multiprocessor.
+const uint k_diagnose_slots = k_diagnose == 4u ? k_threads : 1u;
+shared uint s_triangle[k_diagnose_slots];
 const uint k_missed = 0x80000000u;  // (triangle indices are below 2^31: a frame has at most 2^32 indices)
 
 // The position of the n-th set bit of `bits` (n < bitCount(bits)).
