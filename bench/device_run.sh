@@ -3,7 +3,7 @@
 # workplace; see docs/PERFORMANCE.md for the command that sends it). Everything is built here and carried: the
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib), the Vulkan loader packages (.gl)
 # and the Spine examples the checks read (.examples). Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|all]      (QUICK=1: the diagnosis at 64 px only)
+#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|memory|all]  (QUICK=1: the diagnosis at 64 px only)
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
 # frame: the CPU frame of 8,000 characters (spineboy, raptor, celestial) through gpu-tiles, the update before packing
 #     and inside it (--update-in-pack), next to the update alone and the CPU path; every carried build in turn (as
@@ -109,6 +109,30 @@ if [ "$what" = frame ]; then
           --threads 16 --paths $paths --json | tag "$b" | tee -a "$out/frame.jsonl"
         "$PWD/.devlib/$b" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 8000 --frames 60 \
           --threads 16 --paths gpu-tiles --update-in-pack --json | tag "$b" | tee -a "$out/frame.jsonl"
+      done
+    done
+  done
+fi
+
+if [ "$what" = memory ]; then
+  # Where the CPU frame's memory goes: the update of 1,000 and 8,000 spineboys on 1 and 16 threads (do the poses
+  # fitting in the caches matter?), and the frame with the per-frame buffers in device-local memory the host writes
+  # through the bus (the default), in host-cached system memory, or in other system memory
+  # (SPINEGPU_DIAGNOSE_HOST_MEMORY); every carried build, three rounds.
+  tag() { sed "s/\"path\": \"/\"build\": \"$1\", \"path\": \"/"; }
+  builds=$(cd .devlib && ls spinegpu*)
+  sb=(--skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" --frames 60 --json)
+  for round in 1 2 3; do
+    for b in $builds; do
+      for t in 1 16; do
+        "$PWD/.devlib/$b" bench "${sb[@]}" --characters 1000,8000 --threads $t --paths update | tag "$b" \
+          | tee -a "$out/memory.jsonl"
+      done
+      for m in device_local cached system; do
+        for inpack in "" --update-in-pack; do
+          SPINEGPU_DIAGNOSE_HOST_MEMORY=$m "$PWD/.devlib/$b" bench "${sb[@]}" --characters 8000 --threads 16 \
+            --paths gpu-tiles $inpack | tag "$b-$m" | tee -a "$out/memory.jsonl"
+        done
       done
     done
   done

@@ -3,8 +3,39 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
+#include <cstring>
 
 namespace spinegpu::gpu {
+
+namespace {
+
+// SPINEGPU_DIAGNOSE_HOST_MEMORY (a measurement switch): "cached" puts host-written buffers in host-cached system
+// memory, "system" in any host memory that is not device-local; unset, they prefer device-local memory the host can
+// write. Read once.
+enum class HostMemory { device_local, cached, system };
+
+HostMemory host_memory_choice() {
+    static const HostMemory choice = [] {
+        const char* v = std::getenv("SPINEGPU_DIAGNOSE_HOST_MEMORY");
+        if (v != nullptr && std::strcmp(v, "cached") == 0) return HostMemory::cached;
+        if (v != nullptr && std::strcmp(v, "system") == 0) return HostMemory::system;
+        return HostMemory::device_local;
+    }();
+    return choice;
+}
+
+// The first memory type of `bits` with all of `flags` and none of `excluded`, or -1.
+std::int32_t find_memory_type_without(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags,
+                                      VkMemoryPropertyFlags excluded) {
+    for (std::uint32_t i = 0; i < context.memory.memoryTypeCount; ++i) {
+        const VkMemoryPropertyFlags has = context.memory.memoryTypes[i].propertyFlags;
+        if ((bits & (1u << i)) && (has & flags) == flags && (has & excluded) == 0) return static_cast<std::int32_t>(i);
+    }
+    return -1;
+}
+
+}  // namespace
 
 Result<void> create_buffer(VkContext& context, VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible,
                            GpuBuffer& out, bool readback) {
@@ -28,6 +59,10 @@ Result<void> create_buffer(VkContext& context, VkDeviceSize size, VkBufferUsageF
         type = find_memory_type(context, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     } else if (readback) {
         type = find_memory_type(context, req.memoryTypeBits, host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    } else if (host_memory_choice() == HostMemory::cached) {
+        type = find_memory_type(context, req.memoryTypeBits, host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    } else if (host_memory_choice() == HostMemory::system) {
+        type = find_memory_type_without(context, req.memoryTypeBits, host, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     } else {
         type = find_memory_type(context, req.memoryTypeBits, host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     }
