@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Short fuzzing run of one target, as a test: the project's own seeds from fuzz/seeds/KIND/ (written by us, named
-# so that they are never mistaken for Spine example assets) and, when present, the small Spine example exports of
-# the matching kind. Fails on any crash, leak, sanitizer report or timeout that libFuzzer finds.
+# so that they are never mistaken for Spine example assets), the tests' scenes and schedules for those kinds, and,
+# when present, the small Spine example exports of the matching kind. Fails on any crash, leak, sanitizer report or
+# timeout that libFuzzer finds.
 # usage: smoke_run.sh FUZZER NAME EXAMPLES_DIR CORPUS_DIR
 set -euo pipefail
 fuzzer=$1 name=$2 examples=$3 corpus=$4
@@ -9,14 +10,21 @@ here=$(cd "$(dirname "$0")" && pwd)
 seconds=${SPINEGPU_FUZZ_SECONDS:-30}
 rm -rf "$corpus" && mkdir -p "$corpus"
 case $name in
-  fuzz_json_loader) pattern='*.json' kind=json ;;
+  fuzz_json_loader|fuzz_pose) pattern='*.json' kind=json ;;
   fuzz_binary_loader) pattern='*.skel' kind=binary ;;
   fuzz_atlas_parser) pattern='*.atlas' kind=atlas ;;
   fuzz_image_decoder) pattern='*.png' kind=image ;;
+  fuzz_scene_file) pattern='' kind=scene ;;
+  fuzz_schedule) pattern='' kind=schedule ;;
   *) echo "unknown fuzzer $name"; exit 1 ;;
 esac
 cp "$here"/seeds/$kind/* "$corpus"/
-if [ -d "$examples" ]; then
+# The tests' own scenes and schedules are seeds of those kinds too.
+case $kind in
+  scene) cp "$here"/../tests/scenes/*.json "$corpus"/ ;;
+  schedule) cp "$here"/../tests/oracle/schedules/*.json "$corpus"/ ;;
+esac
+if [ -n "$pattern" ] && [ -d "$examples" ]; then
   # Small exports only, so that each run reaches many mutations in its time.
   find "$examples" -name "$pattern" -size -40k -exec cp {} "$corpus"/ \;
 fi

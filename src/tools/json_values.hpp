@@ -3,20 +3,44 @@
 
 #include <simdjson.h>
 
+#include <cstdlib>
+#include <string_view>
+
 namespace spinegpu::tools::json {
 
-// The object or array `e` holds (callers check is_object()/is_array() first), or an empty one. Taken through get():
-// the value then outlives a loop over it (iterating get_array().value_unsafe() on a temporary dangles), and GCC's
-// may-be-uninitialized analysis of simdjson's result type stays quiet.
+// An empty object and an empty array that live as long as the program: what object_of and array_of give for a
+// value of another kind. (A default-constructed dom::object or dom::array refers to no document; iterating or
+// searching one reads through a null pointer.)
+struct EmptyValues {
+    simdjson::dom::parser parser;
+    simdjson::dom::object object;
+    simdjson::dom::array array;
+};
+
+inline const EmptyValues& empty_values() {
+    static const EmptyValues* const values = [] {
+        auto* v = new EmptyValues;  // never freed: used until exit, by any thread (read-only after this)
+        simdjson::dom::element root;
+        if (v->parser.parse(std::string_view(R"({"object": {}, "array": []})")).get(root) != simdjson::SUCCESS ||
+            root["object"].get(v->object) != simdjson::SUCCESS || root["array"].get(v->array) != simdjson::SUCCESS)
+            std::abort();  // cannot happen: a constant document
+        return v;
+    }();
+    return *values;
+}
+
+// The object or array `e` holds, or an empty one when it holds another kind (callers report that). Taken through
+// get(): the value then outlives a loop over it (iterating get_array().value_unsafe() on a temporary dangles), and
+// GCC's may-be-uninitialized analysis of simdjson's result type stays quiet.
 inline simdjson::dom::object object_of(simdjson::dom::element e) {
     simdjson::dom::object o;
-    if (e.get_object().get(o) != simdjson::SUCCESS) return simdjson::dom::object();
+    if (e.get_object().get(o) != simdjson::SUCCESS) return empty_values().object;
     return o;
 }
 
 inline simdjson::dom::array array_of(simdjson::dom::element e) {
     simdjson::dom::array a;
-    if (e.get_array().get(a) != simdjson::SUCCESS) return simdjson::dom::array();
+    if (e.get_array().get(a) != simdjson::SUCCESS) return empty_values().array;
     return a;
 }
 

@@ -177,10 +177,8 @@ int run_render(int argc, char** argv) {
             any = true;
         }
     }
-    if (!camera) {
-        camera = fit_camera(min_x, min_y, max_x - min_x, max_y - min_y, *width, *height);
-        std::printf("--camera %.9g,%.9g,%.9g\n", camera->scale, camera->ox, camera->oy);
-    }
+    const bool fitted = !camera;
+    if (fitted) camera = fit_camera(min_x, min_y, max_x - min_x, max_y - min_y, *width, *height);
 
     gpu::RendererDesc desc;
     desc.device = args->get("--device").value_or("");
@@ -201,6 +199,8 @@ int run_render(int argc, char** argv) {
                      static_cast<unsigned long long>(messages), (*renderer)->first_validation_message().c_str());
         return 1;
     }
+    // The chosen camera, printed once the image is written: a failed render prints only its error.
+    if (fitted) std::printf("--camera %.9g,%.9g,%.9g\n", camera->scale, camera->ox, camera->oy);
     return 0;
 }
 

@@ -20,12 +20,8 @@ using json::number;
 class Fields {
 public:
     Fields(const std::string& file, std::string where, element object, std::optional<Error>& error)
-        : file_(file), where_(std::move(where)), error_(error) {
-        if (!object.is_object()) {
-            fail("", "must be an object");
-            return;
-        }
-        object_ = json::object_of(object);
+        : file_(file), where_(std::move(where)), error_(error), object_(json::object_of(object)) {
+        if (!object.is_object()) fail("", "must be an object");  // and its fields are read from an empty object
     }
 
     std::optional<element> get(std::string_view key) const {

@@ -108,7 +108,11 @@ std::optional<Error> read_command(const Context& c, element e, const std::string
     object o = object_of(e);
     int actions = 0;
     bool has_step = false, has_track = false;
-    for (auto [key, value] : o) {
+    for (auto field : o) {
+        // Named copies, not structured bindings: the lambdas below capture them (which clang 14, the fuzz build's
+        // compiler, does not allow for bindings).
+        const std::string_view key = field.key;
+        const element value = field.value;
         std::string place = where + "." + std::string(key);
         auto take_number = [&](double& target) -> std::optional<Error> {
             if (!is_number(value) || !std::isfinite(number(value))) return c.fail(place, "must be a number");

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Errors of `spinegpu render` go to stderr with exit code 1: scene and schedule files name the file and the place in
+# it, and no input makes the command crash (every case is a file a user could write); a render that fails prints
+# nothing on stdout, not even the camera --fit chose.
+# usage: render_reports_errors_with_place.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
+set -uo pipefail
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# expect_error NAME EXPECTED TEXT: writes TEXT to NAME.json, renders it as a scene, and checks that the command exits
+# with 1 and names NAME.json and EXPECTED.
+expect_error() {
+  local name=$1 expected=$2
+  printf '%s' "$3" > "$tmp/$name.json"
+  err=$("$bin" render --scene "$tmp/$name.json" --out "$tmp/out" 2>&1 >/dev/null)
+  local code=$?
+  [ $code -eq 1 ] || fail "$name: exit code $code, expected 1 ($err)"
+  [[ $err == *"$name.json"* && $err == *"$expected"* ]] || fail "$name: error lacks file or \"$expected\": $err"
+}
+
+type='{"name": "boy", "skeleton": "boy.json", "atlas": "boy.atlas"}'
+# Values that must be objects but are not (these crashed the parser before it checked them).
+expect_error camera-number 'camera: must be an object' "{\"camera\": 200, \"types\": [$type], \"characters\": []}"
+expect_error character-number 'characters[0]: must be an object' "{\"types\": [$type], \"characters\": [7]}"
+expect_error type-string 'types[0]: must be an object' '{"types": ["boy"], "characters": []}'
+expect_error scene-array 'scene: must be an object' '[1, 2]'
+# Wrong values, unknown names, missing parts, broken JSON.
+expect_error camera-scale 'camera.scale: must be a number' "{\"camera\": {\"scale\": \"big\"}, \"types\": [$type]}"
+expect_error unknown-type 'characters[0].type: unknown type "knight"' \
+  "{\"types\": [$type], \"characters\": [{\"type\": \"knight\", \"animation\": \"run\"}]}"
+expect_error no-types 'types: an array of skeleton types is required' '{"characters": []}'
+expect_error tint 'characters[0].tint: must be a colour' \
+  "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"tint\": \"red\"}]}"
+expect_error broken 'JSON' '{"types": ['
+
+# A missing scene file names the file.
+if err=$("$bin" render --scene "$tmp/missing.json" --out "$tmp/out" 2>&1 >/dev/null); then fail "missing scene accepted"; fi
+[[ $err == *"missing.json"* ]] || fail "missing-scene error does not name the file: $err"
+
+# Schedule files: the place of a bad command, against the demo rig (embedded, so this needs no example files).
+"$bin" demo --export "$tmp/rig" >/dev/null 2>&1 || fail "demo --export failed"
+rig=$(ls "$tmp"/rig/*.json | head -n 1) atlas=$(ls "$tmp"/rig/*.atlas | head -n 1)
+[ -f "$rig" ] && [ -f "$atlas" ] || fail "demo --export wrote no skeleton and atlas"
+{
+  printf '{"commands": [5]}' > "$tmp/schedule-number.json"
+  err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-number.json" --steps 1 2>&1 >/dev/null)
+  [ $? -eq 1 ] || fail "schedule-number: exit code not 1 ($err)"
+  [[ $err == *"schedule-number.json"* && $err == *"commands[0]: must be an object"* ]] || fail "schedule-number: $err"
+  printf '{"commands": [{"step": 0, "track": 0, "set": "wlak", "loop": true}]}' > "$tmp/schedule-name.json"
+  err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-name.json" --steps 1 2>&1 >/dev/null)
+  [ $? -eq 1 ] || fail "schedule-name: exit code not 1 ($err)"
+  [[ $err == *"schedule-name.json"* && $err == *'commands[0].set: unknown animation "wlak"'* ]] || fail "schedule-name: $err"
+}
+
+# --fit with no device to draw on: the error, and no camera on stdout.
+printf '{"commands": [{"step": 0, "track": 0, "set": "%s", "loop": true}]}' \
+  "$("$bin" info "$rig" --json | sed -n 's/.*"animations": \[{"name": "\([^"]*\)".*/\1/p')" > "$tmp/first.json"
+grep -q '"set": ""' "$tmp/first.json" && fail "no animation name found in info --json"
+out=$("$bin" render --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/first.json" --width 32 --height 32 --fit \
+  --device no-such-device --out "$tmp/x.png" 2>"$tmp/err")
+code=$?
+[ $code -eq 1 ] || fail "render on a missing device: exit code $code ($(cat "$tmp/err"))"
+grep -q "no-such-device" "$tmp/err" || fail "missing-device error does not name the filter: $(cat "$tmp/err")"
+[ -z "$out" ] || fail "a render that found no device printed: $out"
+echo ok
