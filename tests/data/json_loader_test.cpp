@@ -621,7 +621,10 @@ TEST(JsonLoader, rejects_wrong_types) {
         {doc(R"("bones": [{"name": "root"}, {"name": "root"}])"), "/bones/1/name", "duplicate bone name"},
         {doc(R"("physics": [{"name": "p", "bone": "x", "fps": 0}])"), "/physics/0/bone", "unknown bone \"x\""},
         {doc(R"("bones": [{"name": "root"}], "physics": [{"name": "p", "bone": "root", "fps": 0}])"),
-         "/physics/0/fps", "expected a positive number"},
+         "/physics/0/fps", "expected a step rate above 0 and up to 255"},
+        // A rate past what the binary format can hold (one byte) would run millions of physics steps per frame.
+        {doc(R"("bones": [{"name": "root"}], "physics": [{"name": "p", "bone": "root", "fps": 1e30}])"),
+         "/physics/0/fps", "expected a step rate above 0 and up to 255"},
         {doc(R"("bones": [{"name": "root"}], "ik": [{"name": "i", "bones": [], "target": "root"}])"), "/ik/0/bones",
          "expected 1 or 2 bones"},
     });
