@@ -71,7 +71,8 @@ test-asan: deps
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer targets for the three parsers and the page image decoder (clang 14), each run briefly from its seeds.
+# libFuzzer targets (clang 14): the parsers, the page image decoder, the runtime and the GPU layer's CPU side on
+# whatever the loaders accept; each run briefly from its seeds.
 test-fuzz: deps
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_FUZZ) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DSPINEGPU_FUZZ=ON -DSPINEGPU_TOOLS=OFF -DSPINEGPU_TESTS=OFF -DSPINEGPU_BENCH=OFF

@@ -1,4 +1,4 @@
-// libFuzzer target: whatever the JSON loader accepts, the GPU layer's CPU side must handle without a crash, an
+// libFuzzer target: whatever the skeleton loaders accept, the GPU layer's CPU side must handle without a crash, an
 // out-of-bounds access, undefined behaviour or a leak: binding to an atlas, the bind form (build_static_skeleton),
 // culling, frame packing and the CPU path's vertices, for the setup pose and a few frames of two animations. The
 // atlas is made here from the skeleton's own region names (every frame of every sequence), on one page, every
@@ -11,10 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_skeleton_input.hpp"
+
 #include "spinegpu/data/attachment_binding.hpp"
 #include "spinegpu/data/atlas.hpp"
 #include "spinegpu/core/name_table.hpp"
-#include "spinegpu/data/skeleton_loader.hpp"
 #include "spinegpu/gpu/cpu_path.hpp"
 #include "spinegpu/gpu/frame_packer.hpp"
 #include "spinegpu/runtime/animation_state.hpp"
@@ -90,8 +91,7 @@ void draw_on_the_cpu(const gpu::StaticSkeleton& type, const AtlasBinding& bindin
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
-    const std::string_view text(reinterpret_cast<const char*>(bytes), size);
-    Result<SkeletonData> loaded = load_skeleton_json(text, "fuzz.json");
+    Result<SkeletonData> loaded = load_fuzz_skeleton(bytes, size);
     if (!loaded) return 0;
     const SkeletonData& data = *loaded;
     const std::string atlas_text = atlas_for(data);

@@ -1,4 +1,4 @@
-// libFuzzer target: whatever the JSON loader accepts, the runtime must pose without a crash, an out-of-bounds
+// libFuzzer target: whatever the skeleton loaders accept, the runtime must pose without a crash, an out-of-bounds
 // access, undefined behaviour, a leak or a hang. For an accepted skeleton it poses the setup pose, then for some of
 // its skins and animations a few frames each (AnimationState update and apply, world transforms with physics), and
 // computes the world vertices of every vertex attachment shown (meshes, with deform and weights).
@@ -8,7 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "spinegpu/data/skeleton_loader.hpp"
+#include "fuzz_skeleton_input.hpp"
+
 #include "spinegpu/runtime/animation_state.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
@@ -31,8 +32,7 @@ void pose_vertices(const spinegpu::SkeletonPose& pose, std::vector<float>& scrat
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
-    const std::string_view text(reinterpret_cast<const char*>(bytes), size);
-    spinegpu::Result<spinegpu::SkeletonData> loaded = spinegpu::load_skeleton_json(text, "fuzz.json");
+    spinegpu::Result<spinegpu::SkeletonData> loaded = load_fuzz_skeleton(bytes, size);
     if (!loaded) return 0;
     const spinegpu::SkeletonData& data = *loaded;
     std::vector<float> scratch;

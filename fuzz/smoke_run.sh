@@ -10,7 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 seconds=${SPINEGPU_FUZZ_SECONDS:-30}
 rm -rf "$corpus" && mkdir -p "$corpus"
 case $name in
-  fuzz_json_loader|fuzz_pose|fuzz_gpu_data) pattern='*.json' kind=json ;;
+  fuzz_json_loader) pattern='*.json' kind=json ;;
+  fuzz_pose|fuzz_gpu_data) pattern='*.json' kind=json ;;  # and the binary seeds and exports, below
   fuzz_binary_loader) pattern='*.skel' kind=binary ;;
   fuzz_atlas_parser) pattern='*.atlas' kind=atlas ;;
   fuzz_image_decoder) pattern='*.png' kind=image ;;
@@ -23,6 +24,12 @@ cp "$here"/seeds/$kind/* "$corpus"/
 case $kind in
   scene) cp "$here"/../tests/scenes/*.json "$corpus"/ ;;
   schedule) cp "$here"/../tests/oracle/schedules/*.json "$corpus"/ ;;
+esac
+# The targets that pose and draw what the loaders accept read both export formats.
+case $name in
+  fuzz_pose|fuzz_gpu_data)
+    cp "$here"/seeds/binary/* "$corpus"/
+    if [ -d "$examples" ]; then find "$examples" -name '*.skel' -size -40k -exec cp {} "$corpus"/ \;; fi ;;
 esac
 if [ -n "$pattern" ] && [ -d "$examples" ]; then
   # Small exports only, so that each run reaches many mutations in its time.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <string>
 
 #include "gpu_test_support.hpp"
@@ -14,6 +15,17 @@ namespace spinegpu::test {
 namespace {
 
 using namespace spinegpu::gpu;
+
+TEST(FramePacker, colours_pack_clamped_and_rounded_and_nan_packs_as_zero) {
+    // As GLSL's packUnorm4x8: clamped to 0..1, times 255, rounded; R in the low byte.
+    EXPECT_EQ(pack_rgba8({1, 0, 0.5f, 1}), 0xFF8000FFu);
+    EXPECT_EQ(pack_rgba8({-3, 7, 0.2f / 255, 0.6f / 255}), 0x0100FF00u);
+    // A skeleton file can animate a colour through a NaN curve value: packing it must not convert NaN to an integer
+    // (undefined behaviour; UBSan reports it), and gives 0 in that channel.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_EQ(pack_rgba8({nan, 1, nan, 1}), 0xFF00FF00u);
+    EXPECT_EQ(pack_rgba8({-nan, -nan, -nan, -nan}), 0u);
+}
 
 TEST(FramePacker, spineboy_pro_packs_no_more_than_the_seeds_bar_and_each_types_cost_is_reported) {
     SPINEGPU_REQUIRE_EXAMPLES();

@@ -30,10 +30,11 @@ static_assert(sizeof(GpuCharacterTiles) == 16 && offsetof(GpuCharacterTiles, wor
 // Bytes per bone in the per-frame bone buffer: a b c d x y.
 inline constexpr std::uint32_t k_bone_bytes = 24;
 
-// Packs a colour as RGBA8 (R in the low byte), clamped and rounded as GLSL's packUnorm4x8 does.
+// Packs a colour as RGBA8 (R in the low byte), clamped and rounded as GLSL's packUnorm4x8 does. A NaN channel (a
+// skeleton file can animate a colour with a NaN curve) packs as 0, where converting it would be undefined.
 inline std::uint32_t pack_rgba8(Color c) {
     auto channel = [](float v) -> std::uint32_t {
-        v = v < 0 ? 0 : (v > 1 ? 1 : v);
+        v = v > 0 ? (v < 1 ? v : 1) : 0;
         return static_cast<std::uint32_t>(v * 255.0f + 0.5f);
     };
     return channel(c.r) | channel(c.g) << 8 | channel(c.b) << 16 | channel(c.a) << 24;
