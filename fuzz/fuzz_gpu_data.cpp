@@ -28,7 +28,8 @@ constexpr std::size_t k_most_regions = 2048;  // inputs needing more are skipped
 
 // The entry of `table` at `index`, or "" when there is none.
 std::string_view name_at(const NameTable& table, Index index) {
-    return index >= 0 && static_cast<std::size_t>(index) < table.size() ? std::string_view(table[index]) : std::string_view();
+    if (index < 0 || static_cast<std::size_t>(index) >= table.size()) return {};
+    return table[index];
 }
 
 // Atlas text with an 8x8 region for every name binding will look up (the official naming of sequence frames:
@@ -37,8 +38,9 @@ std::string atlas_for(const SkeletonData& data) {
     std::set<std::string> names;
     for (const AttachmentData& a : data.attachments) {
         if (a.type != AttachmentType::region && a.type != AttachmentType::mesh) continue;
+        const Index name = a.spine_name != k_none ? a.spine_name : a.name;
         std::string path(a.path != k_none ? name_at(data.attachment_paths, a.path)
-                                          : name_at(data.attachment_names, a.spine_name != k_none ? a.spine_name : a.name));
+                                          : name_at(data.attachment_names, name));
         std::int32_t frames = 1;
         const SequenceData* sequence = nullptr;
         if (a.sequence >= 0 && static_cast<std::size_t>(a.sequence) < data.sequences.size()) {

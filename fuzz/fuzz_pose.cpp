@@ -44,8 +44,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
 
     constexpr std::size_t k_most = 4;  // skins and animations tried, so that one input stays fast
     constexpr double k_dt = 1.0 / 30;
-    for (std::size_t skin = 0; skin <= std::min(data.skins.size(), k_most); ++skin) {
-        if (skin < data.skins.size()) spinegpu::set_skin(pose, static_cast<spinegpu::Index>(skin));
+    // The first skins, then none (set_skin keeps the last one otherwise).
+    const std::size_t skins = std::min(data.skins.size(), k_most);
+    for (std::size_t skin = 0; skin <= skins; ++skin) {
+        spinegpu::set_skin(pose, skin < skins ? static_cast<spinegpu::Index>(skin) : spinegpu::k_none);
         spinegpu::set_to_setup_pose(pose);
         for (std::size_t animation = 0; animation < std::min(data.animations.size(), k_most); ++animation) {
             spinegpu::AnimationState state(data);

@@ -1,7 +1,7 @@
 // libFuzzer target: the schedule parser (`spinegpu pose|render --schedule`, and scene characters' schedules) must
 // turn any input into a Schedule whose names resolve against the skeleton, or an Error that names the place, never
 // a crash, an out-of-bounds access, undefined behaviour or a leak. Names resolve against a small skeleton of our own
-// with the kinds of names a schedule refers to: animations, skins and an event.
+// with the kinds of names a schedule refers to: animations and skins.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -27,7 +27,8 @@ constexpr const char* k_skeleton = R"({
 
 const spinegpu::SkeletonData& skeleton() {
     static const spinegpu::SkeletonData data = [] {
-        spinegpu::Result<spinegpu::SkeletonData> loaded = spinegpu::load_skeleton_json(k_skeleton, "fuzz-skeleton.json");
+        spinegpu::Result<spinegpu::SkeletonData> loaded =
+            spinegpu::load_skeleton_json(k_skeleton, "fuzz-skeleton.json");
         if (!loaded) std::abort();  // the fixture itself is broken: not the input's fault
         return std::move(*loaded);
     }();

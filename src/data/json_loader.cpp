@@ -220,9 +220,9 @@ bool read_physics(Load& load, Object map) {
     c.shear_x = r.number_f(map, "shearX", 0);
     c.limit = r.number_f(map, "limit", 5000, load.scale);
     double fps = r.number(map, "fps", 60);
-    // At most 255, as the binary format stores it (one byte): an editor export never has more, and a huge rate
-    // would make each frame run millions of physics steps.
-    if (r.ok() && !(fps > 0 && fps <= 255)) return r.fail_at("fps", "expected a step rate above 0 and up to 255");
+    // 1 to 255, the binary format's range (one byte, 0 refused): an editor export never has more, a huge rate
+    // would make each frame run millions of physics steps, and a tiny one a step too long for a float.
+    if (r.ok() && !(fps >= 1 && fps <= 255)) return r.fail_at("fps", "expected 1 to 255 steps per second");
     c.step = static_cast<float>(1 / fps);
     c.inertia = r.number_f(map, "inertia", 1);
     c.strength = r.number_f(map, "strength", 100);

@@ -10,9 +10,7 @@ namespace spinegpu::gpu {
 
 namespace {
 
-// SPINEGPU_DIAGNOSE_HOST_MEMORY (a measurement switch): "cached" puts host-written buffers in host-cached system
-// memory, "system" in any host memory that is not device-local; unset, they prefer device-local memory the host can
-// write. Read once.
+// SPINEGPU_DIAGNOSE_HOST_MEMORY (a measurement switch; see create_buffer): "cached" or "system", else unset.
 enum class HostMemory { device_local, cached, system };
 
 HostMemory host_memory_choice() {
@@ -23,16 +21,6 @@ HostMemory host_memory_choice() {
         return HostMemory::device_local;
     }();
     return choice;
-}
-
-// The first memory type of `bits` with all of `flags` and none of `excluded`, or -1.
-std::int32_t find_memory_type_without(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags,
-                                      VkMemoryPropertyFlags excluded) {
-    for (std::uint32_t i = 0; i < context.memory.memoryTypeCount; ++i) {
-        const VkMemoryPropertyFlags has = context.memory.memoryTypes[i].propertyFlags;
-        if ((bits & (1u << i)) && (has & flags) == flags && (has & excluded) == 0) return static_cast<std::int32_t>(i);
-    }
-    return -1;
 }
 
 }  // namespace
@@ -59,10 +47,16 @@ Result<void> create_buffer(VkContext& context, VkDeviceSize size, VkBufferUsageF
         type = find_memory_type(context, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     } else if (readback) {
         type = find_memory_type(context, req.memoryTypeBits, host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
-    } else if (host_memory_choice() == HostMemory::cached) {
-        type = find_memory_type(context, req.memoryTypeBits, host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
-    } else if (host_memory_choice() == HostMemory::system) {
-        type = find_memory_type_without(context, req.memoryTypeBits, host, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    } else if (host_memory_choice() != HostMemory::device_local) {
+        // A measurement must not quietly run in another kind of memory than it asked for.
+        const VkMemoryPropertyFlags cached =
+            host_memory_choice() == HostMemory::cached ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : 0;
+        type = find_memory_type(context, req.memoryTypeBits, host | cached, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        if (type < 0) {
+            vkDestroyBuffer(context.device, b.buffer, nullptr);
+            return make_error("vulkan", "SPINEGPU_DIAGNOSE_HOST_MEMORY",
+                              "the device has no such memory type for this buffer");
+        }
     } else {
         type = find_memory_type(context, req.memoryTypeBits, host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     }

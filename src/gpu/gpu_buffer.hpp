@@ -23,7 +23,9 @@ struct GpuBuffer {
 };
 
 // Creates `out` with `size` bytes (at least 256). Host-visible buffers prefer device-local memory the host can
-// write (resizable BAR), else host memory; `readback` buffers prefer host-cached memory.
+// write (resizable BAR), else host memory; `readback` buffers prefer host-cached memory. The measurement switch
+// SPINEGPU_DIAGNOSE_HOST_MEMORY=cached (or =system) puts every host-visible buffer but readback ones (the per-frame
+// and the staging buffers) in host-cached (or any) memory that is not device-local, and fails when there is none.
 Result<void> create_buffer(VkContext& context, VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible,
                            GpuBuffer& out, bool readback = false);
 

@@ -103,10 +103,12 @@ VkContext::~VkContext() {
     if (instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
 }
 
-std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags) {
-    for (std::uint32_t i = 0; i < context.memory.memoryTypeCount; ++i)
-        if ((bits & (1u << i)) && (context.memory.memoryTypes[i].propertyFlags & flags) == flags)
-            return static_cast<std::int32_t>(i);
+std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags,
+                              VkMemoryPropertyFlags excluded) {
+    for (std::uint32_t i = 0; i < context.memory.memoryTypeCount; ++i) {
+        const VkMemoryPropertyFlags has = context.memory.memoryTypes[i].propertyFlags;
+        if ((bits & (1u << i)) && (has & flags) == flags && (has & excluded) == 0) return static_cast<std::int32_t>(i);
+    }
     return -1;
 }
 

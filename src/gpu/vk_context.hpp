@@ -44,8 +44,9 @@ struct VkContext {
 // counts its warnings and errors. Fails with the reasons each device was rejected, or when no Vulkan exists.
 Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_filter, bool validation);
 
-// A memory type index with `bits` allowed and `flags` set, or -1.
-std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags);
+// The first memory type index with `bits` allowed, all of `flags` set and none of `excluded`, or -1.
+std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags,
+                              VkMemoryPropertyFlags excluded = 0);
 
 // An Error for a failed Vulkan call, naming the call and the VkResult.
 Error vk_error(const char* call, VkResult result);

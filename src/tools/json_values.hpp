@@ -8,6 +8,8 @@
 
 namespace spinegpu::tools::json {
 
+namespace detail {
+
 // An empty object and an empty array that live as long as the program: what object_of and array_of give for a
 // value of another kind. (A default-constructed dom::object or dom::array refers to no document; iterating or
 // searching one reads through a null pointer.)
@@ -29,18 +31,20 @@ inline const EmptyValues& empty_values() {
     return *values;
 }
 
+}  // namespace detail
+
 // The object or array `e` holds, or an empty one when it holds another kind (callers report that). Taken through
 // get(): the value then outlives a loop over it (iterating get_array().value_unsafe() on a temporary dangles), and
 // GCC's may-be-uninitialized analysis of simdjson's result type stays quiet.
 inline simdjson::dom::object object_of(simdjson::dom::element e) {
     simdjson::dom::object o;
-    if (e.get_object().get(o) != simdjson::SUCCESS) return empty_values().object;
+    if (e.get_object().get(o) != simdjson::SUCCESS) return detail::empty_values().object;
     return o;
 }
 
 inline simdjson::dom::array array_of(simdjson::dom::element e) {
     simdjson::dom::array a;
-    if (e.get_array().get(a) != simdjson::SUCCESS) return empty_values().array;
+    if (e.get_array().get(a) != simdjson::SUCCESS) return detail::empty_values().array;
     return a;
 }
 

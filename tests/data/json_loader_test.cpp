@@ -505,6 +505,14 @@ TEST(JsonLoader, applies_scale_as_the_official_loader_does) {
     EXPECT_EQ(frame_value(d, one_timeline(d, "a", TimelineType::rotate, 0), 0, 1), 45);
 }
 
+TEST(JsonLoader, accepts_physics_rates_from_1_to_255) {
+    for (const int fps : {1, 255}) {
+        SkeletonData d = load_ok(doc(k_two_bones + R"(, "physics": [{"name": "ph", "bone": "arm", "fps": )" +
+                                     std::to_string(fps) + "}]"));
+        EXPECT_FLOAT_EQ(d.physics_constraints[0].step, 1.0f / static_cast<float>(fps));
+    }
+}
+
 TEST(JsonLoader, reads_constraint_defaults_and_fields) {
     SkeletonData d = load_ok(doc(k_two_bones + ", " + k_one_slot + R"(,
         "transform": [{"name": "t", "bones": ["arm"], "target": "root", "mixX": 0.25, "mixScaleX": 0.5}],
@@ -621,10 +629,14 @@ TEST(JsonLoader, rejects_wrong_types) {
         {doc(R"("bones": [{"name": "root"}, {"name": "root"}])"), "/bones/1/name", "duplicate bone name"},
         {doc(R"("physics": [{"name": "p", "bone": "x", "fps": 0}])"), "/physics/0/bone", "unknown bone \"x\""},
         {doc(R"("bones": [{"name": "root"}], "physics": [{"name": "p", "bone": "root", "fps": 0}])"),
-         "/physics/0/fps", "expected a step rate above 0 and up to 255"},
-        // A rate past what the binary format can hold (one byte) would run millions of physics steps per frame.
+         "/physics/0/fps", "expected 1 to 255 steps per second"},
+        // Rates past the binary format's range (one byte): 1e30 would run that many physics steps per frame.
+        {doc(R"("bones": [{"name": "root"}], "physics": [{"name": "p", "bone": "root", "fps": 256}])"),
+         "/physics/0/fps", "expected 1 to 255 steps per second"},
         {doc(R"("bones": [{"name": "root"}], "physics": [{"name": "p", "bone": "root", "fps": 1e30}])"),
-         "/physics/0/fps", "expected a step rate above 0 and up to 255"},
+         "/physics/0/fps", "expected 1 to 255 steps per second"},
+        {doc(R"("bones": [{"name": "root"}], "physics": [{"name": "p", "bone": "root", "fps": 0.5}])"),
+         "/physics/0/fps", "expected 1 to 255 steps per second"},
         {doc(R"("bones": [{"name": "root"}], "ik": [{"name": "i", "bones": [], "target": "root"}])"), "/ik/0/bones",
          "expected 1 or 2 bones"},
     });

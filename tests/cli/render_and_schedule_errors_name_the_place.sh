@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Errors of `spinegpu render` go to stderr with exit code 1: scene and schedule files name the file and the place in
-# it, and no input makes the command crash (every case is a file a user could write); a render that fails prints
-# nothing on stdout, not even the camera --fit chose.
-# usage: render_reports_errors_with_place.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
+# Errors in scene files (`spinegpu render --scene`) and schedule files (`pose --schedule`) go to stderr with exit
+# code 1 and name the file and the place in it; no input makes the command crash (every case is a file a user
+# could write). A render that fails prints nothing on stdout, not even the camera --fit chose.
+# usage: render_and_schedule_errors_name_the_place.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1
 tmp=$(mktemp -d)
@@ -12,10 +12,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 # expect_error NAME EXPECTED TEXT: writes TEXT to NAME.json, renders it as a scene, and checks that the command exits
 # with 1 and names NAME.json and EXPECTED.
 expect_error() {
-  local name=$1 expected=$2
+  local name=$1 expected=$2 err code
   printf '%s' "$3" > "$tmp/$name.json"
   err=$("$bin" render --scene "$tmp/$name.json" --out "$tmp/out" 2>&1 >/dev/null)
-  local code=$?
+  code=$?
   [ $code -eq 1 ] || fail "$name: exit code $code, expected 1 ($err)"
   [[ $err == *"$name.json"* && $err == *"$expected"* ]] || fail "$name: error lacks file or \"$expected\": $err"
 }
@@ -36,32 +36,33 @@ expect_error tint 'characters[0].tint: must be a colour' \
 expect_error broken 'JSON' '{"types": ['
 
 # A missing scene file names the file.
-if err=$("$bin" render --scene "$tmp/missing.json" --out "$tmp/out" 2>&1 >/dev/null); then fail "missing scene accepted"; fi
+if err=$("$bin" render --scene "$tmp/missing.json" --out "$tmp/out" 2>&1 >/dev/null); then
+  fail "missing scene accepted"
+fi
 [[ $err == *"missing.json"* ]] || fail "missing-scene error does not name the file: $err"
 
 # Schedule files: the place of a bad command, against the demo rig (embedded, so this needs no example files).
 "$bin" demo --export "$tmp/rig" >/dev/null 2>&1 || fail "demo --export failed"
 rig=$(ls "$tmp"/rig/*.json | head -n 1) atlas=$(ls "$tmp"/rig/*.atlas | head -n 1)
 [ -f "$rig" ] && [ -f "$atlas" ] || fail "demo --export wrote no skeleton and atlas"
-{
-  printf '{"commands": [5]}' > "$tmp/schedule-number.json"
-  err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-number.json" --steps 1 2>&1 >/dev/null)
-  [ $? -eq 1 ] || fail "schedule-number: exit code not 1 ($err)"
-  [[ $err == *"schedule-number.json"* && $err == *"commands[0]: must be an object"* ]] || fail "schedule-number: $err"
-  printf '{"commands": [{"step": 0, "track": 0, "set": "wlak", "loop": true}]}' > "$tmp/schedule-name.json"
-  err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-name.json" --steps 1 2>&1 >/dev/null)
-  [ $? -eq 1 ] || fail "schedule-name: exit code not 1 ($err)"
-  [[ $err == *"schedule-name.json"* && $err == *'commands[0].set: unknown animation "wlak"'* ]] || fail "schedule-name: $err"
-}
+printf '{"commands": [5]}' > "$tmp/schedule-number.json"
+err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-number.json" --steps 1 2>&1 >/dev/null)
+[ $? -eq 1 ] || fail "schedule-number: exit code not 1 ($err)"
+[[ $err == *"schedule-number.json"* && $err == *"commands[0]: must be an object"* ]] || fail "schedule-number: $err"
+printf '{"commands": [{"step": 0, "track": 0, "set": "wlak", "loop": true}]}' > "$tmp/schedule-name.json"
+err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-name.json" --steps 1 2>&1 >/dev/null)
+[ $? -eq 1 ] || fail "schedule-name: exit code not 1 ($err)"
+[[ $err == *"schedule-name.json"* && $err == *'commands[0].set: unknown animation "wlak"'* ]] ||
+  fail "schedule-name: $err"
 
-# --fit with no device to draw on: the error, and no camera on stdout.
-printf '{"commands": [{"step": 0, "track": 0, "set": "%s", "loop": true}]}' \
-  "$("$bin" info "$rig" --json | sed -n 's/.*"animations": \[{"name": "\([^"]*\)".*/\1/p')" > "$tmp/first.json"
-grep -q '"set": ""' "$tmp/first.json" && fail "no animation name found in info --json"
-out=$("$bin" render --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/first.json" --width 32 --height 32 --fit \
+# --fit with no device to draw on: the error, and no camera on stdout. (A machine without any Vulkan device fails
+# before the name filter is looked at; the error then does not name it.)
+first=$("$bin" info "$rig" --json | sed -n 's/.*"animations": \[{"name": "\([^"]*\)".*/\1/p')
+[ -n "$first" ] || fail "no animation name found in info --json"
+out=$("$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$first" --width 32 --height 32 --fit \
   --device no-such-device --out "$tmp/x.png" 2>"$tmp/err")
 code=$?
 [ $code -eq 1 ] || fail "render on a missing device: exit code $code ($(cat "$tmp/err"))"
-grep -q "no-such-device" "$tmp/err" || fail "missing-device error does not name the filter: $(cat "$tmp/err")"
+grep -q -e "no-such-device" -e "no Vulkan" "$tmp/err" || fail "missing-device error says neither: $(cat "$tmp/err")"
 [ -z "$out" ] || fail "a render that found no device printed: $out"
 echo ok
