@@ -32,8 +32,8 @@ std::string_view name_at(const NameTable& table, Index index) {
     return table[index];
 }
 
-// Atlas text with an 8x8 region for every name binding will look up (the official naming of sequence frames:
-// the path, then start + frame zero-padded to `digits`), or "" when there would be too many.
+// Atlas text with an 8x8 region for every name binding will look up (sequence_frame_path for the frames of a
+// sequence), or "" when there would be too many or binding would refuse the skeleton anyway.
 std::string atlas_for(const SkeletonData& data) {
     std::set<std::string> names;
     for (const AttachmentData& a : data.attachments) {
@@ -45,17 +45,11 @@ std::string atlas_for(const SkeletonData& data) {
         const SequenceData* sequence = nullptr;
         if (a.sequence >= 0 && static_cast<std::size_t>(a.sequence) < data.sequences.size()) {
             sequence = &data.sequences[static_cast<std::size_t>(a.sequence)];
+            if (sequence->digits > 255) return "";  // binding refuses it
             frames = std::clamp(sequence->count, 1, static_cast<std::int32_t>(k_most_regions));
         }
         for (std::int32_t f = 0; f < frames; ++f) {
-            std::string name = path;
-            if (sequence) {
-                const std::string number = std::to_string(static_cast<std::int64_t>(sequence->start) + f);
-                if (sequence->digits > 0 && static_cast<std::size_t>(sequence->digits) > number.size())
-                    name.append(std::min<std::size_t>(static_cast<std::size_t>(sequence->digits), 255) - number.size(),
-                                '0');
-                name += number;
-            }
+            std::string name = sequence ? sequence_frame_path(path, *sequence, f) : path;
             // The atlas format has one name per line with no leading spaces: other names cannot be written.
             if (name.empty() || name.find_first_of("\n\r:") != std::string::npos || name.front() == ' ') return "";
             names.insert(std::move(name));

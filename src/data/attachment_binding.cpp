@@ -14,16 +14,6 @@ namespace {
 // same constant keeps rotated corners identical to its.
 constexpr double k_deg_rad = 3.1415927 / 180;
 
-// The atlas region name of sequence frame `frame`: the path, then start + frame zero-padded to `digits`.
-std::string sequence_frame_path(std::string_view path, const SequenceData& sequence, std::int32_t frame) {
-    std::string number = std::to_string(static_cast<std::int64_t>(sequence.start) + frame);
-    std::string out(path);
-    if (sequence.digits > 0 && static_cast<std::size_t>(sequence.digits) > number.size())
-        out.append(static_cast<std::size_t>(sequence.digits) - number.size(), '0');
-    out += number;
-    return out;
-}
-
 // Corner offsets and UVs of a region attachment showing `region`.
 void bind_region_attachment(const AttachmentData& a, const AtlasRegion& region, BoundRegion& out) {
     const double width = a.width, height = a.height, scale_x = a.scale_x, scale_y = a.scale_y;
@@ -130,6 +120,15 @@ std::string_view name_or_empty(const Table& table, Index index) {
 }
 
 }  // namespace
+
+std::string sequence_frame_path(std::string_view path, const SequenceData& sequence, std::int32_t frame) {
+    std::string number = std::to_string(static_cast<std::int64_t>(sequence.start) + frame);
+    std::string out(path);
+    if (sequence.digits > 0 && static_cast<std::size_t>(sequence.digits) > number.size())
+        out.append(static_cast<std::size_t>(sequence.digits) - number.size(), '0');
+    out += number;
+    return out;
+}
 
 Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas) {
     AtlasBinding binding;

@@ -13,6 +13,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "spinegpu/core/result.hpp"
@@ -49,5 +51,9 @@ inline constexpr std::size_t k_max_binding_uvs = std::size_t{1} << 26;
 // page whose size is unknown (see set_atlas_page_size), or when the mesh UVs would pass k_max_binding_uvs. The
 // binding refers to `atlas` by index only.
 Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas);
+
+// The atlas region name of frame `frame` of a sequence attachment with region path `path`, as bind_atlas looks it
+// up (the official naming): the path, then start + frame zero-padded to `digits`.
+std::string sequence_frame_path(std::string_view path, const SequenceData& sequence, std::int32_t frame);
 
 }  // namespace spinegpu
