@@ -4,6 +4,8 @@
 // characters and, as the counter seconds_per_character (printed with an SI prefix, u = microseconds), the time
 // per character.
 //   build/bench/runtime_update_bench [--benchmark_repetitions=5]
+// crowd_in_index_order / crowd_in_update_order: the same crowds as a Crowd, stepped in index order or in the crowd's
+// update order (see there).
 // Instruction counts of the timed part alone (one call of step_crowd per frame):
 //   valgrind --tool=callgrind --toggle-collect='*step_crowd*' build/bench/runtime_update_bench
 //       --benchmark_filter=raptor --benchmark_min_time=0 (then divide by the calls of AnimationState::update)
@@ -17,6 +19,7 @@
 
 #include "spinegpu/data/skeleton_loader.hpp"
 #include "spinegpu/runtime/animation_state.hpp"
+#include "spinegpu/runtime/batch_update.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
 namespace {
@@ -75,9 +78,68 @@ void update_characters(benchmark::State& bench, const std::string& relative) {
         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// The same crowds as a Crowd (batch_update.hpp), stepped in index order (update_characters over the whole crowd) or
+// in the crowd's update order (update_order.hpp: grouped by animation, in phase order within a group; refreshed
+// every frame, as BatchUpdater does). Same characters, animations and phases, so the same instructions; the
+// difference is how well consecutive characters predict each other's branches and share cached keys.
+[[gnu::noinline]] void step_crowd_in_index_order(spinegpu::Crowd& crowd, const spinegpu::FrameStep& step) {
+    spinegpu::update_characters(crowd.poses(), crowd.states(), step);
+    for (spinegpu::AnimationState& state : crowd.states()) state.notifications.clear();
+}
+
+[[gnu::noinline]] void step_crowd_in_update_order(spinegpu::Crowd& crowd, const spinegpu::FrameStep& step) {
+    crowd.update_order().refresh(crowd.size());
+    spinegpu::update_in_order(crowd, 0, crowd.size(), step);
+    for (spinegpu::AnimationState& state : crowd.states()) state.notifications.clear();
+}
+
+void update_crowd(benchmark::State& bench, const std::string& relative, bool in_update_order) {
+    const char* env = std::getenv("SPINE_EXAMPLES");
+    std::string path = std::string(env && *env ? env : SPINEGPU_EXAMPLES_DIR) + "/" + relative;
+    spinegpu::Result<spinegpu::SkeletonData> data = spinegpu::load_skeleton_file(path);
+    if (!data) {
+        bench.SkipWithError(data.error().message().c_str());
+        return;
+    }
+    constexpr int k_characters = 1000;
+    const spinegpu::FrameStep step{1.0 / 60, spinegpu::Physics::update};
+    std::mt19937 random(1234);  // the same animations and phases as update_characters
+    spinegpu::Crowd crowd;
+    crowd.reserve(k_characters);
+    for (int i = 0; i < k_characters; ++i) {
+        const spinegpu::CharacterIndex c = crowd.add(*data);
+        spinegpu::set_to_setup_pose(crowd.pose(c));
+        auto animation = static_cast<spinegpu::Index>(random() % data->animations.size());
+        spinegpu::TrackEntryId id = crowd.state(c).set_animation(0, animation, true);
+        float duration = data->animations[static_cast<std::size_t>(animation)].duration;
+        crowd.state(c).entry(id)->track_time = duration * static_cast<double>(random() % 1000) / 1000.0;
+    }
+    auto step_crowd = in_update_order ? &step_crowd_in_update_order : &step_crowd_in_index_order;
+    for (int frame = 0; frame < 10; ++frame) step_crowd(crowd, step);  // warm up (and sort)
+    for (auto _ : bench) {
+        step_crowd(crowd, step);
+        benchmark::ClobberMemory();
+    }
+    bench.counters["seconds_per_character"] = benchmark::Counter(
+        static_cast<double>(k_characters) * static_cast<double>(bench.iterations()),
+        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void crowd_in_index_order(benchmark::State& bench, const std::string& relative) { update_crowd(bench, relative, false); }
+void crowd_in_update_order(benchmark::State& bench, const std::string& relative) { update_crowd(bench, relative, true); }
+
 BENCHMARK_CAPTURE(update_characters, spineboy_pro, "spineboy/spineboy-pro.skel")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(update_characters, raptor_pro, "raptor/raptor-pro.skel")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(update_characters, celestial_circus_pro, "celestial-circus/celestial-circus-pro.skel")
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK_CAPTURE(crowd_in_index_order, spineboy_pro, "spineboy/spineboy-pro.skel")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(crowd_in_update_order, spineboy_pro, "spineboy/spineboy-pro.skel")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(crowd_in_index_order, raptor_pro, "raptor/raptor-pro.skel")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(crowd_in_update_order, raptor_pro, "raptor/raptor-pro.skel")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(crowd_in_index_order, celestial_circus_pro, "celestial-circus/celestial-circus-pro.skel")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(crowd_in_update_order, celestial_circus_pro, "celestial-circus/celestial-circus-pro.skel")
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -278,6 +278,18 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     for (const CharacterDraw& c : characters)
         if (c.pose == nullptr || c.type >= m.types.size() || c.pose->data != m.types[c.type].data)
             return make_error("renderer", "draw", "a character's pose is missing or not of its skeleton type");
+    if (poses.run != nullptr && !poses.order.empty()) {
+        const std::size_t count = characters.size();
+        m.order_seen.assign(count, 0);
+        bool permutation = poses.order.size() == count;
+        for (std::size_t k = 0; permutation && k < count; ++k) {
+            const std::uint32_t i = poses.order[k];
+            permutation = i < count && m.order_seen[i] == 0;
+            if (permutation) m.order_seen[i] = 1;
+        }
+        if (!permutation)
+            return make_error("renderer", "draw", "the pose job's order is not a permutation of the draw list");
+    }
     if (Result<void> r = m.fit_target(width, height); !r) return r.error();
     FrameSlot& f = m.frames[m.frame_index];
     if (Result<void> r = m.wait_slot(f); !r) return r.error();
@@ -328,9 +340,13 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         auto& x = *static_cast<PassContext*>(raw);
         Impl& im = *x.m;
         if (x.poses.run != nullptr) x.poses.run(x.poses.context, begin, end);
-        for (std::size_t i = begin; i < end; ++i) {
-            if (i + 1 < end)  // the poses of the next characters load while this one is packed
-                prefetch_for_packing(*x.characters[i + 1].pose, i + 2 < end ? x.characters[i + 2].pose : nullptr);
+        const std::uint32_t* order = x.poses.run != nullptr && !x.poses.order.empty() ? x.poses.order.data() : nullptr;
+        auto character_at = [order](std::size_t k) { return order != nullptr ? order[k] : k; };
+        for (std::size_t k = begin; k < end; ++k) {
+            const std::size_t i = character_at(k);
+            if (k + 1 < end)  // the poses of the next characters load while this one is packed
+                prefetch_for_packing(*x.characters[character_at(k + 1)].pose,
+                                     k + 2 < end ? x.characters[character_at(k + 2)].pose : nullptr);
             const CharacterDraw& d = x.characters[i];
             const StaticSkeleton& type = im.types[d.type].bind;
             PackedCounts& counts = im.counts[i];

@@ -117,6 +117,7 @@ struct Renderer::Impl {
     std::vector<PackedCounts> counts;           // per character; vertices == k_culled: outside the view
     std::vector<std::uint32_t> bone_offsets, word_offsets;  // where each character packs
     std::vector<std::uint32_t> vertex_offsets, index_offsets;  // where each character's output goes
+    std::vector<std::uint8_t> order_seen;       // per character: checking that a pose job's order is a permutation
     static constexpr std::uint32_t k_culled = 0xFFFFFFFFu;
 
     ~Impl();

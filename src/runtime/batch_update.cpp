@@ -46,16 +46,36 @@ const AnimationState& Crowd::state(CharacterIndex i) const {
 
 // --- The job ---
 
+namespace {
+
+// One character's frame, as update_characters documents it.
+inline void update_character(SkeletonPose& pose, AnimationState& state, const FrameStep& step) {
+    state.update(step.dt);
+    state.apply(pose);
+    update_time(pose, step.dt);
+    update_world_transform(pose, step.physics);
+}
+
+}  // namespace
+
 void update_characters(std::span<SkeletonPose> poses, std::span<AnimationState> states, const FrameStep& step) {
     assert(poses.size() == states.size());
-    for (std::size_t i = 0; i < poses.size(); ++i) {
-        SkeletonPose& pose = poses[i];
-        AnimationState& state = states[i];
-        state.update(step.dt);
-        state.apply(pose);
-        update_time(pose, step.dt);
-        update_world_transform(pose, step.physics);
+    for (std::size_t i = 0; i < poses.size(); ++i) update_character(poses[i], states[i], step);
+}
+
+void update_in_order(Crowd& crowd, std::size_t begin, std::size_t end, const FrameStep& step) {
+    UpdateOrder& order = crowd.update_order();
+    const std::span<const CharacterIndex> characters = order.characters();
+    assert(end <= characters.size() && characters.size() == crowd.size());
+    std::uint32_t changes = 0;
+    for (std::size_t k = begin; k < end; ++k) {
+        const CharacterIndex i = characters[k];
+        SkeletonPose& pose = crowd.pose(i);
+        AnimationState& state = crowd.state(i);
+        update_character(pose, state, step);
+        changes += order.record(i, pose, state);
     }
+    if (changes != 0) order.add_changes(changes);
 }
 
 // --- WorkerPool ---
@@ -162,16 +182,19 @@ namespace {
 constexpr std::uint32_t k_default_grain = 8;
 
 struct CrowdJob {
-    std::span<SkeletonPose> poses;
-    std::span<AnimationState> states;
+    Crowd* crowd;
     std::uint8_t* notified;
     FrameStep step;
 };
 
 void run_crowd_job(void* context, std::size_t begin, std::size_t end) {
     const CrowdJob& job = *static_cast<const CrowdJob*>(context);
-    update_characters(job.poses.subspan(begin, end - begin), job.states.subspan(begin, end - begin), job.step);
-    for (std::size_t i = begin; i < end; ++i) job.notified[i] = job.states[i].notifications.empty() ? 0 : 1;
+    update_in_order(*job.crowd, begin, end, job.step);
+    const std::span<const CharacterIndex> characters = job.crowd->update_order().characters();
+    for (std::size_t k = begin; k < end; ++k) {
+        const CharacterIndex i = characters[k];
+        job.notified[i] = job.crowd->state(i).notifications.empty() ? 0 : 1;
+    }
 }
 
 }  // namespace
@@ -200,7 +223,8 @@ void BatchUpdater::run(std::size_t count, RangeJob job) {
 
 void BatchUpdater::update(Crowd& crowd, const FrameStep& step) {
     if (notified_.size() < crowd.size()) notified_.resize(crowd.size());
-    CrowdJob job{crowd.poses(), crowd.states(), notified_.data(), step};
+    crowd.update_order().refresh(crowd.size());
+    CrowdJob job{&crowd, notified_.data(), step};
     run(crowd.size(), RangeJob{&run_crowd_job, &job});
 }
 

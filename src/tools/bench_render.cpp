@@ -83,13 +83,18 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
         Crowd* crowd;
         FrameStep step;
     } pose_context{&crowd, step};
+    // The job follows the crowd's update order (the draw list is in crowd order), refreshed before each draw.
     const gpu::PoseJob pose_job{[](void* raw, std::size_t begin, std::size_t end) {
                                     auto& x = *static_cast<PoseContext*>(raw);
-                                    update_characters(x.crowd->poses().subspan(begin, end - begin),
-                                                      x.crowd->states().subspan(begin, end - begin), x.step);
+                                    update_in_order(*x.crowd, begin, end, x.step);
                                 },
-                                &pose_context};
-    const gpu::PoseJob poses = setup.update_in_pack ? pose_job : gpu::PoseJob{};
+                                &pose_context, {}};
+    gpu::PoseJob poses = setup.update_in_pack ? pose_job : gpu::PoseJob{};
+    auto refresh_order = [&] {
+        if (!setup.update_in_pack) return;
+        crowd.update_order().refresh(crowd.size());
+        poses.order = crowd.update_order().characters();
+    };
     std::vector<double> update_ms, pack_ms, record_ms, gpu_ms, skin_ms, frame_ms;
     double bytes_per_character = 0, vertices = 0, triangles = 0, pixels = 0;
     const std::uint32_t total = k_warm_up_frames + setup.frames;
@@ -97,6 +102,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     for (std::uint32_t frame = 0; frame < total; ++frame) {
         const auto start = std::chrono::steady_clock::now();
         if (!setup.update_in_pack) updater.update(crowd, step, ignore);
+        refresh_order();
         const double update =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         Result<gpu::FrameStats> stats = renderer.draw(draws, camera, setup.width, setup.height,
@@ -118,6 +124,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     // GPU time: frames waited for one at a time, so that each one's timestamps are read (the frames above overlap).
     for (std::uint32_t frame = 0; frame < std::min<std::uint32_t>(setup.frames, 30); ++frame) {
         if (!setup.update_in_pack) updater.update(crowd, step, ignore);
+        refresh_order();
         Result<gpu::FrameStats> drawn = renderer.draw(draws, camera, setup.width, setup.height,
                                                       Color{0.1f, 0.1f, 0.12f, 1}, path, poses);
         if (setup.update_in_pack) deliver_events(crowd, ignore);

@@ -42,7 +42,9 @@ TEST(Renderer, empty_frame_is_the_background) {
 
 TEST(Renderer, pose_job_updates_each_range_before_it_is_packed) {
     // The same crowd stepped one frame before draw(), and stepped inside draw() by a pose job on two threads (ranges
-    // run concurrently): the same image, and every character stepped exactly once.
+    // run concurrently), in the draw list's order and in an order of its own (reversed, with a swap: the job's ranges
+    // are positions in it): the same image, and every character stepped exactly once. An order that is not a
+    // permutation of the draw list is refused.
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(renderer);
     std::optional<AddedType> spineboy =
@@ -53,23 +55,46 @@ TEST(Renderer, pose_job_updates_each_range_before_it_is_packed) {
     const Camera2D camera{0.12f, 80, 110};
     std::vector<Image> images;
     std::vector<int> steps;
-    for (bool in_pack : {false, true}) {
+    for (int mode : {0, 1, 2}) {  // stepped before draw(), in the pack in list order, in its own order
+        const bool in_pack = mode != 0;
         std::vector<std::unique_ptr<Player>> players;
         std::vector<CharacterDraw> characters;
         spineboy_crowd(*spineboy, players, characters);
         steps.assign(players.size(), 0);
+        std::vector<std::uint32_t> order;
+        if (mode == 2) {
+            for (std::size_t i = players.size(); i-- > 0;) order.push_back(static_cast<std::uint32_t>(i));
+            std::swap(order[0], order[order.size() / 2]);
+        }
         struct Context {
             std::vector<std::unique_ptr<Player>>* players;
             std::vector<int>* steps;
-        } context{&players, &steps};
-        const PoseJob job{[](void* raw, std::size_t begin, std::size_t end) {
-                              auto& x = *static_cast<Context*>(raw);
-                              for (std::size_t i = begin; i < end; ++i) {
-                                  (*x.players)[i]->step(1.0 / 30);
-                                  ++(*x.steps)[i];
-                              }
-                          },
-                          &context};
+            const std::vector<std::uint32_t>* order;
+        } context{&players, &steps, &order};
+        PoseJob job{[](void* raw, std::size_t begin, std::size_t end) {
+                        auto& x = *static_cast<Context*>(raw);
+                        for (std::size_t k = begin; k < end; ++k) {
+                            const std::size_t i = x.order->empty() ? k : (*x.order)[k];
+                            (*x.players)[i]->step(1.0 / 30);
+                            ++(*x.steps)[i];
+                        }
+                    },
+                    &context, order};
+        if (mode == 2) {
+            std::vector<std::uint32_t> twice = order;
+            twice[1] = twice[0];
+            PoseJob wrong = job;
+            wrong.order = twice;
+            Result<FrameStats> refused = renderer->draw(characters, camera, k_width, k_height, k_background,
+                                                        RenderPath::gpu, wrong);
+            ASSERT_FALSE(refused.ok());
+            EXPECT_NE(refused.error().message().find("not a permutation"), std::string::npos)
+                << refused.error().message();
+            wrong.order = std::span<const std::uint32_t>(order).first(order.size() - 1);
+            EXPECT_FALSE(renderer->draw(characters, camera, k_width, k_height, k_background, RenderPath::gpu, wrong)
+                             .ok());
+            for (int count : steps) ASSERT_EQ(count, 0) << "a refused draw ran the job";
+        }
         if (!in_pack) job.run(job.context, 0, players.size());
         Result<FrameStats> frame =
             renderer->draw(characters, camera, k_width, k_height, k_background, RenderPath::gpu,
@@ -82,6 +107,7 @@ TEST(Renderer, pose_job_updates_each_range_before_it_is_packed) {
     }
     EXPECT_GT(pixels_off_background(images[0]), k_width * k_height / 4);
     EXPECT_EQ(images[0].rgba, images[1].rgba);
+    EXPECT_EQ(images[0].rgba, images[2].rgba);
     expect_no_validation_messages(*renderer);
 }
 

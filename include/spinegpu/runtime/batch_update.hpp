@@ -23,11 +23,9 @@
 #include "spinegpu/data/skeleton_data.hpp"
 #include "spinegpu/runtime/animation_state.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
+#include "spinegpu/runtime/update_order.hpp"
 
 namespace spinegpu {
-
-// A character's place in its Crowd: characters are numbered 0, 1, 2... in the order they were added.
-using CharacterIndex = std::uint32_t;
 
 // The characters of a game, a scene or a benchmark: each character's pose and animation state, in two arrays indexed
 // by CharacterIndex and owned here. Characters may be of different skeleton types; each SkeletonData must outlive
@@ -61,9 +59,15 @@ public:
     std::span<AnimationState> states() { return states_; }
     std::span<const AnimationState> states() const { return states_; }
 
+    // The order in which batches update the characters (see update_order.hpp); BatchUpdater refreshes it before each
+    // batch, and a pose job of the renderer (update_in_order) may follow it too.
+    UpdateOrder& update_order() { return order_; }
+    const UpdateOrder& update_order() const { return order_; }
+
 private:
     std::vector<SkeletonPose> poses_;
     std::vector<AnimationState> states_;
+    UpdateOrder order_;
 };
 
 // What one frame does to every character.
@@ -78,6 +82,12 @@ struct FrameStep {
 // states[i].notifications. Touches only those characters, so disjoint ranges may run on different threads at once.
 // Preconditions: the spans have the same size; states[i] was made for poses[i]'s SkeletonData.
 void update_characters(std::span<SkeletonPose> poses, std::span<AnimationState> states, const FrameStep& step);
+
+// The job over positions [begin, end) of the crowd's update order: updates each character there as
+// update_characters does and records its key for the order's next refresh. Positions of one order may run on
+// different threads at once. Precondition: crowd.update_order().refresh(crowd.size()) was called after the crowd
+// last changed size, and end <= crowd.size().
+void update_in_order(Crowd& crowd, std::size_t begin, std::size_t end, const FrameStep& step);
 
 // Hands character `i`'s collected notifications to `listener(CharacterIndex, const StateNotification&)` in the
 // official listener order, then clears them. The listener may change animation states (set_animation...):
@@ -183,8 +193,8 @@ public:
     unsigned threads() const { return threads_; }
     ThreadBackend backend() const { return backend_; }
 
-    // Advances every character of `crowd` by one frame (update_characters over index ranges on all threads) and
-    // returns when all are done. Notifications stay collected in each character's state: deliver them with
+    // Advances every character of `crowd` by one frame (refreshes the crowd's update order, then update_in_order over
+    // ranges of it on all threads) and returns when all are done. Notifications stay collected in each character's state: deliver them with
     // deliver_events(), or use the overload below. The result is bit for bit that of one update_characters call
     // over the whole crowd. Allocates only when the crowd has grown since the last batch.
     void update(Crowd& crowd, const FrameStep& step);

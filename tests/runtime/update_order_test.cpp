@@ -1,0 +1,188 @@
+// A crowd's update order (update_order.hpp): a new size gives the identity order; once the update job has recorded
+// the characters' keys, the order groups them by skeleton type and track 0's animation, by animation time within a
+// group; it is kept until an eighth of the characters changed group or k_rebuild_frames refreshes passed; it is
+// always a permutation of the crowd. (That any order gives the same poses is BatchUpdate's tests' business: the batch
+// updater follows this order.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "spinegpu/data/skeleton_loader.hpp"
+#include "spinegpu/runtime/batch_update.hpp"
+#include "test_support.hpp"
+
+namespace spinegpu {
+namespace {
+
+constexpr FrameStep k_step{1.0 / 60, Physics::update};
+
+struct Types {
+    std::unique_ptr<SkeletonData> spineboy, raptor;
+};
+
+Types load_types() {
+    Types types;
+    for (auto [file, out] : {std::pair{"spineboy/spineboy-pro.skel", &types.spineboy},
+                             std::pair{"raptor/raptor-pro.skel", &types.raptor}}) {
+        Result<SkeletonData> data = load_skeleton_file((test::examples_dir() / file).string());
+        if (!data) {
+            ADD_FAILURE() << data.error().message();
+            return {};
+        }
+        *out = std::make_unique<SkeletonData>(std::move(data.value()));
+    }
+    return types;
+}
+
+// Character i: spineboy or raptor in turn, animation (i / 2) % 3 of its type, looping, at a phase that differs for
+// every character of a group by much more than the order's phase resolution.
+Crowd make_crowd(const Types& types, std::size_t count) {
+    Crowd crowd;
+    for (std::size_t i = 0; i < count; ++i) {
+        const SkeletonData& data = i % 2 == 0 ? *types.spineboy : *types.raptor;
+        const CharacterIndex c = crowd.add(data);
+        set_to_setup_pose(crowd.pose(c));
+        const auto animation = static_cast<Index>((i / 2) % 3);
+        const TrackEntryId id = crowd.state(c).set_animation(0, animation, true);
+        const double fraction = static_cast<double>((i * 7919) % 97) / 97.0;
+        crowd.state(c).entry(id)->track_time =
+            data.animations[static_cast<std::size_t>(animation)].duration * fraction;
+    }
+    return crowd;
+}
+
+void update_all(Crowd& crowd) { update_in_order(crowd, 0, crowd.size(), k_step); }
+
+bool is_permutation_of(std::span<const CharacterIndex> order, std::size_t size) {
+    std::vector<CharacterIndex> sorted(order.begin(), order.end());
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.size() != size) return false;
+    for (std::size_t i = 0; i < size; ++i)
+        if (sorted[i] != i) return false;
+    return true;
+}
+
+// Track 0's animation of character i.
+Index animation_of(const Crowd& crowd, CharacterIndex i) {
+    return crowd.state(i).entry(crowd.state(i).current(0))->animation;
+}
+
+TEST(UpdateOrder, new_size_gives_the_identity_then_groups_by_type_and_animation_in_phase_order) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const Types types = load_types();
+    ASSERT_TRUE(types.spineboy && types.raptor);
+    Crowd crowd = make_crowd(types, 120);
+    UpdateOrder& order = crowd.update_order();
+    EXPECT_TRUE(order.refresh(crowd.size()));
+    for (CharacterIndex k = 0; k < crowd.size(); ++k) ASSERT_EQ(order.characters()[k], k);
+
+    update_all(crowd);  // records every character's key: all of them changed group (from none)
+    EXPECT_TRUE(order.refresh(crowd.size()));
+    const std::span<const CharacterIndex> sorted = order.characters();
+    ASSERT_TRUE(is_permutation_of(sorted, crowd.size()));
+    // Each (type, animation) group is one run of the order, and within a run the animation times grow.
+    std::set<std::pair<const SkeletonData*, Index>> finished;
+    for (std::size_t k = 0; k < sorted.size(); ++k) {
+        const CharacterIndex i = sorted[k];
+        const std::pair group{crowd.pose(i).data, animation_of(crowd, i)};
+        if (k > 0) {
+            const CharacterIndex before = sorted[k - 1];
+            const std::pair previous{crowd.pose(before).data, animation_of(crowd, before)};
+            if (previous == group) {
+                const AnimationState& a = crowd.state(before);
+                const AnimationState& b = crowd.state(i);
+                EXPECT_LE(a.animation_time(a.current(0)), b.animation_time(b.current(0))) << "position " << k;
+            } else {
+                EXPECT_TRUE(finished.insert(previous).second) << "a group split at position " << k;
+            }
+        }
+    }
+    EXPECT_EQ(finished.size() + 1, 6u);  // 2 types x 3 animations
+}
+
+TEST(UpdateOrder, is_kept_until_an_eighth_of_the_characters_changed_animation) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const Types types = load_types();
+    ASSERT_TRUE(types.spineboy && types.raptor);
+    Crowd crowd = make_crowd(types, 80);
+    UpdateOrder& order = crowd.update_order();
+    order.refresh(crowd.size());
+    update_all(crowd);
+    ASSERT_TRUE(order.refresh(crowd.size()));
+    const std::vector<CharacterIndex> first(order.characters().begin(), order.characters().end());
+
+    // 9 characters (fewer than 80 / 8 = 10) switch animation: the order stays as it is.
+    auto switch_animation = [&](CharacterIndex i) { crowd.state(i).set_animation(0, 3, true); };
+    for (CharacterIndex i = 0; i < 9; ++i) switch_animation(i);
+    update_all(crowd);
+    EXPECT_FALSE(order.refresh(crowd.size()));
+    EXPECT_TRUE(std::equal(first.begin(), first.end(), order.characters().begin()));
+    // Frames without changes do not count.
+    update_all(crowd);
+    EXPECT_FALSE(order.refresh(crowd.size()));
+    // The tenth change makes it stale: rebuilt, and the switched characters now form their own groups.
+    switch_animation(9);
+    update_all(crowd);
+    EXPECT_TRUE(order.refresh(crowd.size()));
+    ASSERT_TRUE(is_permutation_of(order.characters(), crowd.size()));
+    EXPECT_FALSE(std::equal(first.begin(), first.end(), order.characters().begin()));
+}
+
+TEST(UpdateOrder, is_rebuilt_after_k_rebuild_frames_refreshes_without_changes) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const Types types = load_types();
+    ASSERT_TRUE(types.spineboy && types.raptor);
+    Crowd crowd = make_crowd(types, 16);
+    UpdateOrder& order = crowd.update_order();
+    order.refresh(crowd.size());
+    update_all(crowd);
+    ASSERT_TRUE(order.refresh(crowd.size()));
+    for (std::uint32_t frame = 1; frame < UpdateOrder::k_rebuild_frames; ++frame) {
+        update_all(crowd);
+        ASSERT_FALSE(order.refresh(crowd.size())) << "refresh " << frame;
+    }
+    update_all(crowd);
+    EXPECT_TRUE(order.refresh(crowd.size()));
+    EXPECT_TRUE(is_permutation_of(order.characters(), crowd.size()));
+}
+
+TEST(UpdateOrder, stays_a_permutation_as_the_crowd_grows_and_new_characters_join_their_groups) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const Types types = load_types();
+    ASSERT_TRUE(types.spineboy && types.raptor);
+    Crowd crowd = make_crowd(types, 40);
+    UpdateOrder& order = crowd.update_order();
+    order.refresh(crowd.size());
+    update_all(crowd);
+    order.refresh(crowd.size());
+    // 40 more characters of the same kinds: the new size is a new order, and after a frame the new ones are sorted in.
+    Crowd more = make_crowd(types, 80);
+    for (CharacterIndex i = 40; i < 80; ++i) {
+        const CharacterIndex c = crowd.add(more.pose(i).data == types.spineboy.get() ? *types.spineboy : *types.raptor);
+        set_to_setup_pose(crowd.pose(c));
+        crowd.state(c).set_animation(0, animation_of(more, i), true);
+    }
+    EXPECT_TRUE(order.refresh(crowd.size()));
+    EXPECT_TRUE(is_permutation_of(order.characters(), crowd.size()));
+    update_all(crowd);
+    EXPECT_TRUE(order.refresh(crowd.size()));  // 40 of 80 changed group (from none)
+    ASSERT_TRUE(is_permutation_of(order.characters(), crowd.size()));
+    std::set<std::pair<const SkeletonData*, Index>> finished;
+    for (std::size_t k = 1; k < crowd.size(); ++k) {
+        const CharacterIndex a = order.characters()[k - 1], b = order.characters()[k];
+        const std::pair previous{crowd.pose(a).data, animation_of(crowd, a)};
+        if (previous != std::pair{crowd.pose(b).data, animation_of(crowd, b)}) {
+            EXPECT_TRUE(finished.insert(previous).second) << "a group split at position " << k;
+        }
+    }
+    // Shrinking is a new size too.
+    EXPECT_TRUE(order.refresh(10));
+    EXPECT_TRUE(is_permutation_of(order.characters(), 10));
+}
+
+}  // namespace
+}  // namespace spinegpu
