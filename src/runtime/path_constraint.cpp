@@ -199,8 +199,12 @@ void positions_at_constant_speed(const PathContext& c) {
     float* world = c.world;
     if (closed) {
         vertices_length += 2;
-        path_world(c, 2, vertices_length - 4, world, 0);
-        path_world(c, 0, 2, world, vertices_length - 4);
+        // A closed path without vertices: the official runtime's two calls get a negative count and a negative
+        // offset there and write nothing inside the array.
+        if (vertices_length >= 4) {
+            path_world(c, 2, vertices_length - 4, world, 0);
+            path_world(c, 0, 2, world, vertices_length - 4);
+        }
         world[vertices_length - 2] = world[0];
         world[vertices_length - 1] = world[1];
     } else {
