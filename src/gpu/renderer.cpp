@@ -280,15 +280,20 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
             return make_error("renderer", "draw", "a character's pose is missing or not of its skeleton type");
     if (poses.run != nullptr && !poses.order.empty()) {
         const std::size_t count = characters.size();
+        if (poses.order.size() != count)
+            return make_error("renderer", "draw",
+                              "PoseJob::order has " + std::to_string(poses.order.size()) +
+                                  " entries for a draw list of " + std::to_string(count) + ": not a permutation of it");
         m.order_seen.assign(count, 0);
-        bool permutation = poses.order.size() == count;
-        for (std::size_t k = 0; permutation && k < count; ++k) {
+        for (std::size_t k = 0; k < count; ++k) {
             const std::uint32_t i = poses.order[k];
-            permutation = i < count && m.order_seen[i] == 0;
-            if (permutation) m.order_seen[i] = 1;
+            if (i >= count || m.order_seen[i] != 0)
+                return make_error("renderer", "draw",
+                                  "PoseJob::order[" + std::to_string(k) + "] is " + std::to_string(i) +
+                                      (i >= count ? ", past the draw list" : ", which comes twice") +
+                                      ": not a permutation of the draw list");
+            m.order_seen[i] = 1;
         }
-        if (!permutation)
-            return make_error("renderer", "draw", "the pose job's order is not a permutation of the draw list");
     }
     if (Result<void> r = m.fit_target(width, height); !r) return r.error();
     FrameSlot& f = m.frames[m.frame_index];

@@ -63,19 +63,19 @@ void update_characters(std::span<SkeletonPose> poses, std::span<AnimationState> 
     for (std::size_t i = 0; i < poses.size(); ++i) update_character(poses[i], states[i], step);
 }
 
-void update_in_order(Crowd& crowd, std::size_t begin, std::size_t end, const FrameStep& step) {
-    UpdateOrder& order = crowd.update_order();
-    const std::span<const CharacterIndex> characters = order.characters();
-    assert(end <= characters.size() && characters.size() == crowd.size());
+void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::size_t begin, std::size_t end,
+                     const FrameStep& step) {
+    assert(end <= order.size());
+    UpdateOrder& keys = crowd.update_order();
     std::uint32_t changes = 0;
     for (std::size_t k = begin; k < end; ++k) {
-        const CharacterIndex i = characters[k];
+        const CharacterIndex i = order[k];
         SkeletonPose& pose = crowd.pose(i);
         AnimationState& state = crowd.state(i);
         update_character(pose, state, step);
-        changes += order.record(i, pose, state);
+        changes += keys.record(i, pose, state);
     }
-    if (changes != 0) order.add_changes(changes);
+    if (changes != 0) keys.add_changes(changes);
 }
 
 // --- WorkerPool ---
@@ -183,16 +183,16 @@ constexpr std::uint32_t k_default_grain = 8;
 
 struct CrowdJob {
     Crowd* crowd;
+    std::span<const CharacterIndex> order;
     std::uint8_t* notified;
     FrameStep step;
 };
 
 void run_crowd_job(void* context, std::size_t begin, std::size_t end) {
     const CrowdJob& job = *static_cast<const CrowdJob*>(context);
-    update_in_order(*job.crowd, begin, end, job.step);
-    const std::span<const CharacterIndex> characters = job.crowd->update_order().characters();
+    update_in_order(*job.crowd, job.order, begin, end, job.step);
     for (std::size_t k = begin; k < end; ++k) {
-        const CharacterIndex i = characters[k];
+        const CharacterIndex i = job.order[k];
         job.notified[i] = job.crowd->state(i).notifications.empty() ? 0 : 1;
     }
 }
@@ -224,7 +224,7 @@ void BatchUpdater::run(std::size_t count, RangeJob job) {
 void BatchUpdater::update(Crowd& crowd, const FrameStep& step) {
     if (notified_.size() < crowd.size()) notified_.resize(crowd.size());
     crowd.update_order().refresh(crowd.size());
-    CrowdJob job{&crowd, notified_.data(), step};
+    CrowdJob job{&crowd, crowd.update_order().characters(), notified_.data(), step};
     run(crowd.size(), RangeJob{&run_crowd_job, &job});
 }
 

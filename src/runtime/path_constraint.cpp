@@ -136,14 +136,15 @@ double spacing_multiplier(SpacingMode mode, double path_length, std::uint32_t sp
 }
 
 // Positions along a path whose curves are parameterized uniformly (constant speed off): the stored curve lengths
-// place each bone on a curve, and the curve's parameter is used directly.
-void positions_by_parameter(const PathContext& c) {
+// place each bone on a curve, and the curve's parameter is used directly. Returns false, placing nothing, for a path
+// with fewer curves than its lengths need (see apply_path_constraint).
+bool positions_by_parameter(const PathContext& c) {
     const SkeletonData& data = *c.pose.data;
     const std::uint32_t vertices_length = c.path.world_vertices_length;
     const bool closed = c.path.closed;
     const std::span<const float> lengths = data.float_span(c.path.lengths);
     const std::uint32_t curve_count = vertices_length / 6 - (closed ? 1 : 2);
-    if (curve_count >= lengths.size()) return;
+    if (curve_count >= lengths.size()) return false;
     const double path_length = lengths[curve_count];
     double position = c.position;
     if (c.data.position_mode == PositionMode::percent) position *= path_length;
@@ -188,11 +189,13 @@ void positions_by_parameter(const PathContext& c) {
         add_curve_position(p, world[0], world[1], world[2], world[3], world[4], world[5], world[6], world[7],
                            c.positions + o, c.tangents || (i > 0 && space == 0));
     }
+    return true;
 }
 
 // Positions along a path traversed at constant speed: curve lengths from 4 forward-difference samples each, then
-// within a curve 10 segment lengths, so equal spacing gives equal distances along the path.
-void positions_at_constant_speed(const PathContext& c) {
+// within a curve 10 segment lengths, so equal spacing gives equal distances along the path. Returns false, placing
+// nothing, for a path without a whole curve (see apply_path_constraint).
+bool positions_at_constant_speed(const PathContext& c) {
     const bool closed = c.path.closed;
     std::uint32_t vertices_length = c.path.world_vertices_length;
     std::uint32_t curve_count = vertices_length / 6;
@@ -208,12 +211,12 @@ void positions_at_constant_speed(const PathContext& c) {
         world[vertices_length - 2] = world[0];
         world[vertices_length - 1] = world[1];
     } else {
-        if (curve_count < 2) return;  // an open path needs two points
+        if (curve_count < 2) return false;  // an open path needs two points
         curve_count--;
         vertices_length -= 4;
         path_world(c, 2, vertices_length, world, 0);
     }
-    if (curve_count == 0) return;
+    if (curve_count == 0) return false;
 
     // Curve lengths.
     double path_length = 0;
@@ -322,6 +325,7 @@ void positions_at_constant_speed(const PathContext& c) {
         add_curve_position(p * 0.1, x1, y1, cx1, cy1, cx2, cy2, x2, y2, c.positions + o,
                            c.tangents || (i > 0 && space == 0));
     }
+    return true;
 }
 
 // The distance from each bone to the next along the path (spaces[1..]; spaces[0] is 0) and, for chain scale, each
@@ -432,10 +436,11 @@ void apply_path_constraint(SkeletonPose& pose, Index constraint, Physics, bool u
                               .positions = positions,
                               .world = scratch + layout.world,
                               .curves = scratch + layout.curves};
-    if (path.constant_speed)
-        positions_at_constant_speed(context);
-    else
-        positions_by_parameter(context);
+    // A path without a whole curve (which no editor export holds) places nothing, and the bones keep their world
+    // transforms. The official runtime goes on with undefined array entries there and gives the bones NaN matrices;
+    // positions left over in the scratch from another constraint or frame would be worse than either.
+    const bool placed = path.constant_speed ? positions_at_constant_speed(context) : positions_by_parameter(context);
+    if (!placed) return;
 
     double bone_x = positions[0], bone_y = positions[1];
     double offset_rotation = cd.offset_rotation;

@@ -13,7 +13,7 @@ namespace {
 constexpr int k_phase_bits = 16;
 constexpr int k_group_shift = k_phase_bits;  // key >> k_group_shift: type and animation
 
-// A character's key: bits 40-63 the skeleton type (its SkeletonData's address, hashed: types whose hashes collide
+// A character's key: bits 40-63 the skeleton type (bits 4-27 of its SkeletonData's address: types that share them
 // share a group, which costs only speed), bits 16-39 track 0's animation (0: no entry; the empty animation and every
 // animation of the data have codes of their own), bits 0-15 the animation time as a fraction of the duration.
 std::uint64_t order_key(const SkeletonPose& pose, const AnimationState& state) {
@@ -99,7 +99,7 @@ bool UpdateOrder::refresh(std::size_t size) {
 }
 
 std::uint32_t UpdateOrder::record(CharacterIndex i, const SkeletonPose& pose, const AnimationState& state) {
-    assert(i < keys_.size());
+    if (i >= keys_.size()) return 0;
     const std::uint64_t key = order_key(pose, state);
     const std::uint64_t before = std::exchange(keys_[i], key);
     return (before >> k_group_shift) != (key >> k_group_shift) ? 1 : 0;

@@ -82,18 +82,19 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     struct PoseContext {
         Crowd* crowd;
         FrameStep step;
-    } pose_context{&crowd, step};
+        std::span<const CharacterIndex> order;  // the PoseJob's order: the same span
+    } pose_context{&crowd, step, {}};
     // The job follows the crowd's update order (the draw list is in crowd order), refreshed before each draw.
     const gpu::PoseJob pose_job{[](void* raw, std::size_t begin, std::size_t end) {
                                     auto& x = *static_cast<PoseContext*>(raw);
-                                    update_in_order(*x.crowd, begin, end, x.step);
+                                    update_in_order(*x.crowd, x.order, begin, end, x.step);
                                 },
                                 &pose_context, {}};
     gpu::PoseJob poses = setup.update_in_pack ? pose_job : gpu::PoseJob{};
     auto refresh_order = [&] {
         if (!setup.update_in_pack) return;
         crowd.update_order().refresh(crowd.size());
-        poses.order = crowd.update_order().characters();
+        poses.order = pose_context.order = crowd.update_order().characters();
     };
     std::vector<double> update_ms, pack_ms, record_ms, gpu_ms, skin_ms, frame_ms;
     double bytes_per_character = 0, vertices = 0, triangles = 0, pixels = 0;

@@ -390,31 +390,40 @@ TEST(PathConstraint, scratch_size_covers_spaces_lengths_positions_world_and_curv
     EXPECT_EQ(detail::path_scratch_size(data, data.path_names.find("tangent-fixed")), 4u + 3 + 14 + 20 + 4);
 }
 
-TEST(PathConstraint, closed_path_without_vertices_poses_without_writing_past_its_scratch) {
-    // A closed constant-speed path of zero vertices (which a binary export can hold: the fuzzer found one): the two
-    // world-vertex reads of a closed path get a count of -2 and an offset of -2, which the official runtime's loops
-    // skip; unsigned, they wrapped around and wrote four billion floats. Now nothing is read or written, as there.
+TEST(PathConstraint, closed_path_without_vertices_leaves_the_bones_where_they_are) {
+    // A closed constant-speed path of zero vertices (which a binary export can hold: the fuzzer found one). The two
+    // world-vertex reads of a closed path get a count of -2 and an offset of -2 there, which the official runtime's
+    // loops skip; unsigned, they wrapped around and wrote four billion floats. Such a path has no curve to place the
+    // bones on: they keep their world transforms (the official runtime goes on to NaN matrices), and in particular do
+    // not move to the positions the previous frame's path left in the scratch.
     const char* json = R"({"skeleton": {"spine": "4.2.22"},
-        "bones": [{"name": "root"}, {"name": "b", "parent": "root", "length": 10}],
-        "slots": [{"name": "p", "bone": "root", "attachment": "path"}],
+        "bones": [{"name": "root"}, {"name": "b", "parent": "root", "x": 30, "y": 20, "length": 10}],
+        "slots": [{"name": "p", "bone": "root", "attachment": "line"}],
         "path": [{"name": "c", "bones": ["b"], "target": "p"}],
-        "skins": [{"name": "default", "attachments": {"p": {"path": {"type": "path", "closed": true,
-            "constantSpeed": true, "vertexCount": 0, "vertices": [], "lengths": []}}}}]})";
+        "skins": [{"name": "default", "attachments": {"p": {
+            "line": {"type": "path", "vertexCount": 6, "lengths": [100, 100],
+                     "vertices": [90, -50, 100, -50, 110, -50, 190, -50, 200, -50, 210, -50]},
+            "empty": {"type": "path", "closed": true, "vertexCount": 0, "vertices": [], "lengths": []}}}}]})";
     Result<SkeletonData> data = load_skeleton_json(json, "empty-path.json");
     ASSERT_TRUE(data.ok()) << data.error().message();
     SkeletonPose pose = create_pose(*data);
     set_to_setup_pose(pose);
-    const Index shown = pose.slots[0].attachment;
-    ASSERT_NE(shown, k_none);
-    const AttachmentData& path = data->attachments[static_cast<std::size_t>(shown)];
-    ASSERT_EQ(path.type, AttachmentType::path);
+    update_world_transform(pose, Physics::update);
+    const BoneWorld& b = test::world_of(pose, "b");
+    EXPECT_NEAR(b.x, 100, 1e-3);  // on the line's first point
+    EXPECT_NEAR(b.y, -50, 1e-3);
+
+    const Index empty = find_attachment(pose, 0, data->attachment_names.find("empty"));
+    ASSERT_NE(empty, k_none);
+    const AttachmentData& path = data->attachments[static_cast<std::size_t>(empty)];
     ASSERT_TRUE(path.closed);
     ASSERT_EQ(path.world_vertices_length, 0u);
+    set_slot_attachment(pose, 0, empty);
     update_world_transform(pose, Physics::update);
-    // Nothing to place the bone on: it keeps its own world transform (the root's, unrotated).
-    const BoneWorld& b = test::world_of(pose, "b");
+    EXPECT_FLOAT_EQ(b.x, 30);
+    EXPECT_FLOAT_EQ(b.y, 20);
     EXPECT_FLOAT_EQ(b.a, 1);
-    EXPECT_FLOAT_EQ(b.x, 0);
+    EXPECT_FLOAT_EQ(b.c, 0);
 }
 
 struct ExampleCase {

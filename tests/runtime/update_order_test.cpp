@@ -1,7 +1,7 @@
-// A crowd's update order (update_order.hpp): a new size gives the identity order; once the update job has recorded
-// the characters' keys, the order groups them by skeleton type and track 0's animation, by animation time within a
-// group; it is kept until an eighth of the characters changed group or k_rebuild_frames refreshes passed; it is
-// always a permutation of the crowd. (That any order gives the same poses is BatchUpdate's tests' business: the batch
+// A crowd's update order (update_order.hpp): a new crowd starts in index order (no keys recorded yet); once the
+// update job has recorded the characters' keys, the order groups them by skeleton type and track 0's animation, by
+// animation time within a group; it is kept until as many group changes as an eighth of the characters were counted
+// or k_rebuild_frames refreshes passed; it is always a permutation of the crowd. (That any order gives the same poses is BatchUpdate's tests' business: the batch
 // updater follows this order.)
 #include <gtest/gtest.h>
 
@@ -55,7 +55,9 @@ Crowd make_crowd(const Types& types, std::size_t count) {
     return crowd;
 }
 
-void update_all(Crowd& crowd) { update_in_order(crowd, 0, crowd.size(), k_step); }
+void update_all(Crowd& crowd) {
+    update_in_order(crowd, crowd.update_order().characters(), 0, crowd.size(), k_step);
+}
 
 bool is_permutation_of(std::span<const CharacterIndex> order, std::size_t size) {
     std::vector<CharacterIndex> sorted(order.begin(), order.end());
@@ -71,7 +73,7 @@ Index animation_of(const Crowd& crowd, CharacterIndex i) {
     return crowd.state(i).entry(crowd.state(i).current(0))->animation;
 }
 
-TEST(UpdateOrder, new_size_gives_the_identity_then_groups_by_type_and_animation_in_phase_order) {
+TEST(UpdateOrder, new_crowd_starts_in_index_order_then_groups_by_type_and_animation_in_phase_order) {
     SPINEGPU_REQUIRE_EXAMPLES();
     const Types types = load_types();
     ASSERT_TRUE(types.spineboy && types.raptor);

@@ -70,10 +70,10 @@ struct CharacterDraw {
 struct PoseJob {
     void (*run)(void* context, std::size_t begin, std::size_t end) = nullptr;  // null: none
     void* context = nullptr;
-    // Empty, or a permutation of the draw list's indices (checked: draw() fails otherwise): the packing pass then
-    // visits the characters in this order, and the job's ranges [begin, end) are positions in it, so that the job can
-    // update characters in an order that suits the runtime (a Crowd's update order, when the draw list is in crowd
-    // order). What is drawn, and in which order, does not change.
+    // Used only with a job: empty, or a permutation of the draw list's indices (checked: draw() fails otherwise). The
+    // packing pass then visits the characters in this order, and the job's ranges [begin, end) are positions in it,
+    // so that the job can update characters in an order that suits the runtime (a Crowd's update order, when the
+    // draw list is in crowd order). What is drawn, and in which order, does not change.
     std::span<const std::uint32_t> order;
 };
 

@@ -1,8 +1,9 @@
 // The per-frame update of many characters at once. A Crowd owns every character's pose and animation state in
-// arrays (characters of any skeleton types side by side); update_characters() is the job that advances an index
-// range of them by one frame; a BatchUpdater splits all of them into ranges across threads. Characters share nothing
-// mutable (each pose and state points only at its immutable SkeletonData), so any split gives bit for bit the same
-// poses as the sequential loop, for any thread count.
+// arrays (characters of any skeleton types side by side); update_characters() advances an index range of them by
+// one frame, update_in_order() a range of an order of them (the crowd's update order, update_order.hpp); a
+// BatchUpdater splits the crowd's update order into ranges across threads. Characters share nothing mutable (each pose
+// and state points only at its immutable SkeletonData), so any order and any split give bit for bit the same poses as
+// the sequential loop, for any thread count.
 //
 // Animation notifications (start, interrupt, end, complete, dispose, event) are not callbacks inside the batch: each
 // character's AnimationState collects its own while a worker updates it, and deliver_events() hands them out on the
@@ -76,18 +77,20 @@ struct FrameStep {
     Physics physics = Physics::update; // the physics mode of update_world_transform
 };
 
-// The job: advances characters poses[i], states[i] for every i of the spans by one frame, in index order, each as
-// the pose command steps it (DESIGN.md "Pose dump"): states[i].update(dt), states[i].apply(poses[i]),
-// update_time(poses[i], dt), update_world_transform(poses[i], physics). Notifications accumulate in
-// states[i].notifications. Touches only those characters, so disjoint ranges may run on different threads at once.
+// The job over an index range: advances characters poses[i], states[i] for every i of the spans by one frame, in
+// index order, each as the pose command steps it (DESIGN.md "Pose dump"): states[i].update(dt),
+// states[i].apply(poses[i]), update_time(poses[i], dt), update_world_transform(poses[i], physics). Notifications
+// accumulate in states[i].notifications. Touches only those characters, so disjoint ranges may run on different threads at once.
 // Preconditions: the spans have the same size; states[i] was made for poses[i]'s SkeletonData.
 void update_characters(std::span<SkeletonPose> poses, std::span<AnimationState> states, const FrameStep& step);
 
-// The job over positions [begin, end) of the crowd's update order: updates each character there as
-// update_characters does and records its key for the order's next refresh. Positions of one order may run on
-// different threads at once. Precondition: crowd.update_order().refresh(crowd.size()) was called after the crowd
-// last changed size, and end <= crowd.size().
-void update_in_order(Crowd& crowd, std::size_t begin, std::size_t end, const FrameStep& step);
+// The job over positions [begin, end) of `order`, a permutation of the crowd's indices (normally
+// crowd.update_order().characters(), taken after this frame's refresh): updates each character order[k] as
+// update_characters does and records its key in the crowd's update order for its next refresh. Ranges of one order
+// may run on different threads at once. A renderer PoseJob that calls this must set its `order` to the same span, so
+// that each character is packed by the thread that updated it. Precondition: end <= order.size().
+void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::size_t begin, std::size_t end,
+                     const FrameStep& step);
 
 // Hands character `i`'s collected notifications to `listener(CharacterIndex, const StateNotification&)` in the
 // official listener order, then clears them. The listener may change animation states (set_animation...):
@@ -194,8 +197,8 @@ public:
     ThreadBackend backend() const { return backend_; }
 
     // Advances every character of `crowd` by one frame (refreshes the crowd's update order, then update_in_order over
-    // ranges of it on all threads) and returns when all are done. Notifications stay collected in each character's state: deliver them with
-    // deliver_events(), or use the overload below. The result is bit for bit that of one update_characters call
+    // ranges of it on all threads) and returns when all are done. Notifications stay collected in each character's
+    // state: deliver them with deliver_events(), or use the overload below. The result is bit for bit that of one update_characters call
     // over the whole crowd. Allocates only when the crowd has grown since the last batch.
     void update(Crowd& crowd, const FrameStep& step);
 
