@@ -44,14 +44,26 @@ inline void step_character(Character& c, double dt) {
     for (Character& c : crowd) step_character(c, dt);
 }
 
-void update_characters(benchmark::State& bench, const std::string& relative) {
+// The example export `relative` (from SPINE_EXAMPLES, or the build's examples folder); on failure the benchmark is
+// skipped with the loader's message.
+spinegpu::Result<spinegpu::SkeletonData> load_example(benchmark::State& bench, const std::string& relative) {
     const char* env = std::getenv("SPINE_EXAMPLES");
     std::string path = std::string(env && *env ? env : SPINEGPU_EXAMPLES_DIR) + "/" + relative;
     spinegpu::Result<spinegpu::SkeletonData> data = spinegpu::load_skeleton_file(path);
-    if (!data) {
-        bench.SkipWithError(data.error().message().c_str());
-        return;
-    }
+    if (!data) bench.SkipWithError(data.error().message().c_str());
+    return data;
+}
+
+// The counter seconds_per_character: the time per frame over `characters`.
+void report_per_character(benchmark::State& bench, int characters) {
+    bench.counters["seconds_per_character"] = benchmark::Counter(
+        static_cast<double>(characters) * static_cast<double>(bench.iterations()),
+        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void update_characters(benchmark::State& bench, const std::string& relative) {
+    spinegpu::Result<spinegpu::SkeletonData> data = load_example(bench, relative);
+    if (!data) return;
     constexpr int k_characters = 1000;
     constexpr double k_dt = 1.0 / 60;
     std::mt19937 random(1234);
@@ -73,9 +85,7 @@ void update_characters(benchmark::State& bench, const std::string& relative) {
         step_crowd(crowd, k_dt);
         benchmark::ClobberMemory();
     }
-    bench.counters["seconds_per_character"] = benchmark::Counter(
-        static_cast<double>(k_characters) * static_cast<double>(bench.iterations()),
-        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    report_per_character(bench, k_characters);
 }
 
 // The same crowds as a Crowd (batch_update.hpp), stepped in index order (update_characters over the whole crowd) or
@@ -95,13 +105,8 @@ void update_characters(benchmark::State& bench, const std::string& relative) {
 }
 
 void update_crowd(benchmark::State& bench, const std::string& relative, bool in_update_order) {
-    const char* env = std::getenv("SPINE_EXAMPLES");
-    std::string path = std::string(env && *env ? env : SPINEGPU_EXAMPLES_DIR) + "/" + relative;
-    spinegpu::Result<spinegpu::SkeletonData> data = spinegpu::load_skeleton_file(path);
-    if (!data) {
-        bench.SkipWithError(data.error().message().c_str());
-        return;
-    }
+    spinegpu::Result<spinegpu::SkeletonData> data = load_example(bench, relative);
+    if (!data) return;
     constexpr int k_characters = 1000;
     const spinegpu::FrameStep step{1.0 / 60, spinegpu::Physics::update};
     std::mt19937 random(1234);  // the same animations and phases as update_characters
@@ -121,9 +126,7 @@ void update_crowd(benchmark::State& bench, const std::string& relative, bool in_
         step_crowd(crowd, step);
         benchmark::ClobberMemory();
     }
-    bench.counters["seconds_per_character"] = benchmark::Counter(
-        static_cast<double>(k_characters) * static_cast<double>(bench.iterations()),
-        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    report_per_character(bench, k_characters);
 }
 
 void crowd_in_index_order(benchmark::State& bench, const std::string& relative) {

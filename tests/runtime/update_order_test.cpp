@@ -24,26 +24,31 @@ struct Types {
     std::unique_ptr<SkeletonData> spineboy, raptor;
 };
 
-Types load_types() {
-    Types types;
-    for (auto [file, out] : {std::pair{"spineboy/spineboy-pro.skel", &types.spineboy},
-                             std::pair{"raptor/raptor-pro.skel", &types.raptor}}) {
-        Result<SkeletonData> data = load_skeleton_file((test::examples_dir() / file).string());
-        if (!data) {
-            ADD_FAILURE() << data.error().message();
-            return {};
+// The two skeletons, loaded once for all tests (poses point into them); null when one fails to load (the test that
+// asked has failed).
+const Types& types() {
+    static const Types loaded = [] {
+        Types out;
+        for (auto [file, slot] : {std::pair{"spineboy/spineboy-pro.skel", &out.spineboy},
+                                  std::pair{"raptor/raptor-pro.skel", &out.raptor}}) {
+            Result<SkeletonData> data = load_skeleton_file((test::examples_dir() / file).string());
+            if (!data) {
+                ADD_FAILURE() << data.error().message();
+                return Types{};
+            }
+            *slot = std::make_unique<SkeletonData>(std::move(data.value()));
         }
-        *out = std::make_unique<SkeletonData>(std::move(data.value()));
-    }
-    return types;
+        return out;
+    }();
+    return loaded;
 }
 
 // Character i: spineboy or raptor in turn, animation (i / 2) % 3 of its type, looping, at a phase that differs for
 // every character of a group by much more than the order's phase resolution.
-Crowd make_crowd(const Types& types, std::size_t count) {
+Crowd make_crowd(const Types& loaded, std::size_t count) {
     Crowd crowd;
     for (std::size_t i = 0; i < count; ++i) {
-        const SkeletonData& data = i % 2 == 0 ? *types.spineboy : *types.raptor;
+        const SkeletonData& data = i % 2 == 0 ? *loaded.spineboy : *loaded.raptor;
         const CharacterIndex c = crowd.add(data);
         set_to_setup_pose(crowd.pose(c));
         const auto animation = static_cast<Index>((i / 2) % 3);
@@ -57,6 +62,20 @@ Crowd make_crowd(const Types& types, std::size_t count) {
 
 void update_all(Crowd& crowd) {
     update_in_order(crowd, crowd.update_order().characters(), 0, crowd.size(), k_step);
+}
+
+// make_crowd's crowd of `count` characters in its first sorted order: a refresh for its size, a frame that records
+// every key, and the refresh that sorts them. Empty when the skeletons did not load or the order was not sorted.
+Crowd sorted_crowd(std::size_t count) {
+    if (!types().spineboy || !types().raptor) return {};
+    Crowd crowd = make_crowd(types(), count);
+    crowd.update_order().refresh(crowd.size());
+    update_all(crowd);
+    if (!crowd.update_order().refresh(crowd.size())) {
+        ADD_FAILURE() << "the first refresh after the keys were recorded did not sort";
+        return {};
+    }
+    return crowd;
 }
 
 bool is_permutation_of(std::span<const CharacterIndex> order, std::size_t size) {
@@ -75,9 +94,8 @@ Index animation_of(const Crowd& crowd, CharacterIndex i) {
 
 TEST(UpdateOrder, new_crowd_starts_in_index_order_then_groups_by_type_and_animation_in_phase_order) {
     SPINEGPU_REQUIRE_EXAMPLES();
-    const Types types = load_types();
-    ASSERT_TRUE(types.spineboy && types.raptor);
-    Crowd crowd = make_crowd(types, 120);
+    ASSERT_TRUE(types().spineboy && types().raptor);
+    Crowd crowd = make_crowd(types(), 120);
     UpdateOrder& order = crowd.update_order();
     EXPECT_TRUE(order.refresh(crowd.size()));
     for (CharacterIndex k = 0; k < crowd.size(); ++k) ASSERT_EQ(order.characters()[k], k);
@@ -108,13 +126,9 @@ TEST(UpdateOrder, new_crowd_starts_in_index_order_then_groups_by_type_and_animat
 
 TEST(UpdateOrder, is_kept_until_an_eighth_of_the_characters_changed_animation) {
     SPINEGPU_REQUIRE_EXAMPLES();
-    const Types types = load_types();
-    ASSERT_TRUE(types.spineboy && types.raptor);
-    Crowd crowd = make_crowd(types, 80);
+    Crowd crowd = sorted_crowd(80);
+    ASSERT_EQ(crowd.size(), 80u);
     UpdateOrder& order = crowd.update_order();
-    order.refresh(crowd.size());
-    update_all(crowd);
-    ASSERT_TRUE(order.refresh(crowd.size()));
     const std::vector<CharacterIndex> first(order.characters().begin(), order.characters().end());
 
     // 9 characters (fewer than 80 / 8 = 10) switch animation: the order stays as it is.
@@ -136,13 +150,9 @@ TEST(UpdateOrder, is_kept_until_an_eighth_of_the_characters_changed_animation) {
 
 TEST(UpdateOrder, is_rebuilt_after_k_rebuild_frames_refreshes_without_changes) {
     SPINEGPU_REQUIRE_EXAMPLES();
-    const Types types = load_types();
-    ASSERT_TRUE(types.spineboy && types.raptor);
-    Crowd crowd = make_crowd(types, 16);
+    Crowd crowd = sorted_crowd(16);
+    ASSERT_EQ(crowd.size(), 16u);
     UpdateOrder& order = crowd.update_order();
-    order.refresh(crowd.size());
-    update_all(crowd);
-    ASSERT_TRUE(order.refresh(crowd.size()));
     for (std::uint32_t frame = 1; frame < UpdateOrder::k_rebuild_frames; ++frame) {
         update_all(crowd);
         ASSERT_FALSE(order.refresh(crowd.size())) << "refresh " << frame;
@@ -154,17 +164,13 @@ TEST(UpdateOrder, is_rebuilt_after_k_rebuild_frames_refreshes_without_changes) {
 
 TEST(UpdateOrder, stays_a_permutation_as_the_crowd_grows_and_new_characters_join_their_groups) {
     SPINEGPU_REQUIRE_EXAMPLES();
-    const Types types = load_types();
-    ASSERT_TRUE(types.spineboy && types.raptor);
-    Crowd crowd = make_crowd(types, 40);
+    Crowd crowd = sorted_crowd(40);
+    ASSERT_EQ(crowd.size(), 40u);
     UpdateOrder& order = crowd.update_order();
-    order.refresh(crowd.size());
-    update_all(crowd);
-    order.refresh(crowd.size());
     // 40 more characters of the same kinds: the new size is a new order, and after a frame the new ones are sorted in.
-    Crowd more = make_crowd(types, 80);
+    Crowd more = make_crowd(types(), 80);
     for (CharacterIndex i = 40; i < 80; ++i) {
-        const CharacterIndex c = crowd.add(more.pose(i).data == types.spineboy.get() ? *types.spineboy : *types.raptor);
+        const CharacterIndex c = crowd.add(more.pose(i).data == types().spineboy.get() ? *types().spineboy : *types().raptor);
         set_to_setup_pose(crowd.pose(c));
         crowd.state(c).set_animation(0, animation_of(more, i), true);
     }
