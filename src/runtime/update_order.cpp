@@ -2,7 +2,6 @@
 // the order is stale.
 #include "spinegpu/runtime/update_order.hpp"
 
-#include <algorithm>
 #include <array>
 #include <cassert>
 #include <utility>
@@ -92,7 +91,7 @@ bool UpdateOrder::refresh(std::size_t size) {
         }
         from = to;
     }
-    std::copy(sort_order_[from].begin(), sort_order_[from].end(), order_.begin());
+    order_.swap(sort_order_[from]);  // (the old order becomes scratch of the same size)
     changes_.store(0, std::memory_order_relaxed);
     frames_ = 0;
     return true;

@@ -1,8 +1,8 @@
-// A crowd's update order (update_order.hpp): a new crowd starts in index order (no keys recorded yet); once the
-// update job has recorded the characters' keys, the order groups them by skeleton type and track 0's animation, by
-// animation time within a group; it is kept until as many group changes as an eighth of the characters were counted
-// or k_rebuild_frames refreshes passed; it is always a permutation of the crowd. (That any order gives the same poses is BatchUpdate's tests' business: the batch
-// updater follows this order.)
+// A crowd's update order (update_order.hpp): a new crowd starts in index order (no keys recorded yet); once the update
+// job has recorded the characters' keys, the order groups them by skeleton type and track 0's animation, by animation
+// time within a group; it is kept until as many group changes as an eighth of the characters were counted or
+// k_rebuild_frames refreshes passed; it is always a permutation of the crowd. (That any order gives the same poses is
+// BatchUpdate's tests' business: the batch updater follows this order.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -170,7 +170,8 @@ TEST(UpdateOrder, stays_a_permutation_as_the_crowd_grows_and_new_characters_join
     // 40 more characters of the same kinds: the new size is a new order, and after a frame the new ones are sorted in.
     Crowd more = make_crowd(types(), 80);
     for (CharacterIndex i = 40; i < 80; ++i) {
-        const CharacterIndex c = crowd.add(more.pose(i).data == types().spineboy.get() ? *types().spineboy : *types().raptor);
+        const SkeletonData& data = *more.pose(i).data;
+        const CharacterIndex c = crowd.add(data);
         set_to_setup_pose(crowd.pose(c));
         crowd.state(c).set_animation(0, animation_of(more, i), true);
     }

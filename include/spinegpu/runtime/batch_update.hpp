@@ -80,8 +80,8 @@ struct FrameStep {
 // The job over an index range: advances characters poses[i], states[i] for every i of the spans by one frame, in
 // index order, each as the pose command steps it (DESIGN.md "Pose dump"): states[i].update(dt),
 // states[i].apply(poses[i]), update_time(poses[i], dt), update_world_transform(poses[i], physics). Notifications
-// accumulate in states[i].notifications. Touches only those characters, so disjoint ranges may run on different threads at once.
-// Preconditions: the spans have the same size; states[i] was made for poses[i]'s SkeletonData.
+// accumulate in states[i].notifications. Touches only those characters, so disjoint ranges may run on different
+// threads at once. Preconditions: the spans have the same size; states[i] was made for poses[i]'s SkeletonData.
 void update_characters(std::span<SkeletonPose> poses, std::span<AnimationState> states, const FrameStep& step);
 
 // The job over positions [begin, end) of `order`, a permutation of the crowd's indices (normally
@@ -198,8 +198,8 @@ public:
 
     // Advances every character of `crowd` by one frame (refreshes the crowd's update order, then update_in_order over
     // ranges of it on all threads) and returns when all are done. Notifications stay collected in each character's
-    // state: deliver them with deliver_events(), or use the overload below. The result is bit for bit that of one update_characters call
-    // over the whole crowd. Allocates only when the crowd has grown since the last batch.
+    // state: deliver them with deliver_events(), or use the overload below. The result is bit for bit that of one
+    // update_characters call over the whole crowd. Allocates only when the crowd has grown since the last batch.
     void update(Crowd& crowd, const FrameStep& step);
 
     // update(crowd, step), then delivers the notifications on the calling thread as deliver_events(crowd, listener)

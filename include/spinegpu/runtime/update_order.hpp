@@ -63,7 +63,7 @@ private:
     // Radix sort scratch: (key, character) pairs, two buffers.
     std::vector<std::uint64_t> sort_keys_[2];
     std::vector<CharacterIndex> sort_order_[2];
-    std::atomic<std::size_t> changes_{0};  // characters that changed group since the last rebuild (or new size)
+    std::atomic<std::size_t> changes_{0};  // group changes record() counted since the last rebuild
     std::uint32_t frames_ = 0;             // refreshes since the last rebuild
 };
 
