@@ -17,8 +17,7 @@ const double k_sin_90 = std::sin(90 * k_deg_rad);
 }  // namespace detail
 
 using detail::fast_atan2;
-using detail::fast_cos;
-using detail::fast_sin;
+using detail::fast_sincos;
 using detail::k_deg_rad;
 using detail::k_rad_deg;
 
@@ -79,7 +78,8 @@ Matrix no_scale_matrix(const SkeletonPose& pose, const BoneWorld& p, const BoneT
     const double sx = pose.scale_x, sy = pose.scale_y;
     const double pa = p.a, pb = p.b, pc = p.c, pd = p.d;
     const double r = t.rotation * k_deg_rad;
-    const double cos = fast_cos(r), sin = fast_sin(r);
+    double cos, sin;
+    fast_sincos(r, sin, cos);
     double za = (pa * cos + pb * sin) / sx;
     double zc = (pc * cos + pd * sin) / sy;
     double s = std::sqrt(za * za + zc * zc);
@@ -90,8 +90,10 @@ Matrix no_scale_matrix(const SkeletonPose& pose, const BoneWorld& p, const BoneT
     if (inherit == Inherit::no_scale && (pa * pd - pb * pc < 0) != ((sx < 0) != (sy < 0))) s = -s;
     // Math.PI here, not the runtime's own pi: this is what the official formula uses.
     const double zr = detail::k_true_pi / 2 + fast_atan2(zc, za);
-    const double zb = fast_cos(zr) * s;
-    const double zd = fast_sin(zr) * s;
+    double cos_zr, sin_zr;
+    fast_sincos(zr, sin_zr, cos_zr);
+    const double zb = cos_zr * s;
+    const double zd = sin_zr * s;
     const Matrix l = local_matrix(0, t.scale_x, t.scale_y, t.shear_x, t.shear_y);
     return {za * l.a + zb * l.c, za * l.b + zb * l.d, zc * l.a + zd * l.c, zc * l.b + zd * l.d};
 }
@@ -187,7 +189,8 @@ void update_applied_transform(SkeletonPose& pose, Index bone) {
         case Inherit::no_scale_or_reflection: {
             // The official runtime uses the bone's local (not applied) rotation here.
             const double r = static_cast<double>(pose.local[i].rotation) * k_deg_rad;
-            const double cos = fast_cos(r), sin = fast_sin(r);
+            double cos, sin;
+            fast_sincos(r, sin, cos);
             pa = (pa * cos + pb * sin) / sx;
             pc = (pc * cos + pd * sin) / sy;
             double s = std::sqrt(pa * pa + pc * pc);
@@ -198,8 +201,10 @@ void update_applied_transform(SkeletonPose& pose, Index bone) {
             if (inherit == Inherit::no_scale && (pid < 0) != ((sx < 0) != (sy < 0))) s = -s;
             // The runtime's own pi here (unlike update_bone_world's Math.PI).
             const double zr = detail::k_spine_pi / 2 + fast_atan2(pc, pa);
-            pb = fast_cos(zr) * s;
-            pd = fast_sin(zr) * s;
+            double cos_zr, sin_zr;
+            fast_sincos(zr, sin_zr, cos_zr);
+            pb = cos_zr * s;
+            pd = sin_zr * s;
             pid = 1 / (pa * pd - pb * pc);
             ia = pd * pid;
             ib = pb * pid;

@@ -128,7 +128,9 @@ inline void compose_normal(double sin_x, double cos_x, const BoneTransform& t, c
 }
 
 // The world transform of a bone with Inherit::normal from its applied pose `t` and its parent's world transform `p`.
-inline void normal_bone_world(const BoneTransform& t, const BoneWorld& p, BoneWorld& out) {
+// Always inline: IK poses two bones per constraint through it, and GCC's size heuristics otherwise leave one of
+// them as a call that spills the caller's doubles around it.
+[[gnu::always_inline]] inline void normal_bone_world(const BoneTransform& t, const BoneWorld& p, BoneWorld& out) {
     double cos_x, sin_x;
     fast_sincos((static_cast<double>(t.rotation) + t.shear_x) * k_deg_rad, sin_x, cos_x);
     compose_normal(sin_x, cos_x, t, p, out);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bone_world.hpp"
 #include "constraints.hpp"
 #include "fast_trig.hpp"
 #include "runtime_math.hpp"
@@ -21,6 +22,21 @@ void pose_bone(SkeletonPose& pose, Index bone, double x, double y, double rotati
                       static_cast<float>(scale_x), static_cast<float>(scale_y), static_cast<float>(shear_x),
                       static_cast<float>(shear_y)};
     update_bone_world(pose, bone);
+}
+
+// pose_bone for a bone the caller knows to have parent `parent` and Inherit::normal (every bone of a two-bone
+// constraint, most one-bone ones): update_bone_world's normal case, inline, without its call and its look-ups of
+// the parent and the inherit mode. Always inline: as a call (GCC's choice once the solvers grew) it costs more than
+// the look-ups it saves.
+[[gnu::always_inline]] inline void pose_normal_bone(SkeletonPose& pose, Index bone, Index parent, double x, double y,
+                                                    double rotation, double scale_x, double scale_y, double shear_x,
+                                                    double shear_y) {
+    const auto i = static_cast<std::size_t>(bone);
+    BoneTransform& t = pose.applied[i];
+    t = BoneTransform{static_cast<float>(x), static_cast<float>(y), static_cast<float>(rotation),
+                      static_cast<float>(scale_x), static_cast<float>(scale_y), static_cast<float>(shear_x),
+                      static_cast<float>(shear_y)};
+    normal_bone_world(t, pose.world[static_cast<std::size_t>(parent)], pose.world[i]);
 }
 
 double wrap_degrees(double degrees) {
@@ -101,7 +117,11 @@ void solve_ik_one(SkeletonPose& pose, Index bone, float target_x, float target_y
             }
         }
     }
-    pose_bone(pose, bone, t.x, t.y, t.rotation + rotation_ik * alpha, sx, sy, t.shear_x, t.shear_y);
+    const double rotation = t.rotation + rotation_ik * alpha;
+    if (inherit == Inherit::normal)
+        pose_normal_bone(pose, bone, parent, t.x, t.y, rotation, sx, sy, t.shear_x, t.shear_y);
+    else
+        pose_bone(pose, bone, t.x, t.y, rotation, sx, sy, t.shear_x, t.shear_y);
 }
 
 void solve_ik_two(SkeletonPose& pose, Index parent, Index child, float target_x, float target_y, int bend_direction,
@@ -231,8 +251,10 @@ void solve_ik_two(SkeletonPose& pose, Index parent, Index child, float target_x,
             c = -a * l1 / (aa - bb);
             if (c >= -1 && c <= 1) {
                 c = std::acos(c);
-                x = a * fast_cos(c) + l1;
-                y = b * fast_sin(c);
+                double cos_c, sin_c;
+                fast_sincos(c, sin_c, cos_c);
+                x = a * cos_c + l1;
+                y = b * sin_c;
                 d = x * x + y * y;
                 if (d < min_dist) {
                     min_angle = c;
@@ -259,10 +281,15 @@ void solve_ik_two(SkeletonPose& pose, Index parent, Index child, float target_x,
     const double os = fast_atan2(cy, cx) * s2;
     double rotation = pt.rotation;
     a1 = wrap_degrees((a1 - os) * k_rad_deg + os1 - rotation);
-    pose_bone(pose, parent, px, py, rotation + a1 * alpha, sx, sy, 0, 0);
+    pose_normal_bone(pose, parent, grandparent, px, py, rotation + a1 * alpha, sx, sy, 0, 0);
     rotation = ct.rotation;
     a2 = wrap_degrees(((a2 + os) * k_rad_deg - ct.shear_x) * s2 + os2 - rotation);
-    pose_bone(pose, child, cx, cy, rotation + a2 * alpha, ct.scale_x, ct.scale_y, ct.shear_x, ct.shear_y);
+    rotation += a2 * alpha;
+    const Index child_parent = pose.data->bones[ci].parent;
+    if (child_parent != k_none)
+        pose_normal_bone(pose, child, child_parent, cx, cy, rotation, ct.scale_x, ct.scale_y, ct.shear_x, ct.shear_y);
+    else
+        pose_bone(pose, child, cx, cy, rotation, ct.scale_x, ct.scale_y, ct.shear_x, ct.shear_y);
 }
 
 }  // namespace spinegpu::detail

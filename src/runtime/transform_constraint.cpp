@@ -3,7 +3,9 @@
 // recompute their applied poses; local-space ones mix applied poses and recompute world transforms. Offsets and mixes
 // exactly as the runtime applies them, including its quirks (the absolute local scale formula divides by the bone's
 // own scale; world shear mixes only when positive).
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "constraints.hpp"
 #include "fast_trig.hpp"
@@ -46,7 +48,8 @@ void apply_world(SkeletonPose& pose, const TransformConstraintData& data, const 
             double r = relative ? fast_atan2(tc, ta) + offset_rotation
                                 : fast_atan2(tc, ta) - fast_atan2(c, a) + offset_rotation;
             r = wrap_radians(r) * mix.rotate;
-            const double cos = fast_cos(r), sin = fast_sin(r);
+            double cos, sin;
+            fast_sincos(r, sin, cos);
             const double ra = a, rb = b;
             a = cos * ra - sin * c;
             b = cos * rb - sin * d;
@@ -97,8 +100,10 @@ void apply_world(SkeletonPose& pose, const TransformConstraintData& data, const 
                 r = by + (r + offset_shear_y) * mix.shear_y;
             }
             const double s = std::sqrt(b * b + d * d);
-            b = fast_cos(r) * s;
-            d = fast_sin(r) * s;
+            double cos, sin;
+            fast_sincos(r, sin, cos);
+            b = cos * s;
+            d = sin * s;
         }
         w.a = static_cast<float>(a);
         w.b = static_cast<float>(b);
@@ -156,13 +161,10 @@ void apply_relative_local(SkeletonPose& pose, const TransformConstraintData& dat
     }
 }
 
-}  // namespace
-
-void apply_transform_constraint(SkeletonPose& pose, Index constraint, Physics, bool update_applied) {
-    const TransformPose& p = pose.transform[static_cast<std::size_t>(constraint)];
-    if (p.mix_rotate == 0 && p.mix_x == 0 && p.mix_y == 0 && p.mix_scale_x == 0 && p.mix_scale_y == 0 &&
-        p.mix_shear_y == 0)
-        return;
+// The constraint with at least one mix other than zero. Not inline: inlined, its register saves and stack frame came
+// before the caller's test of the mixes, which most constraints of a playing rig fail (zero mixes until an animation
+// keys them).
+[[gnu::noinline]] void apply_mixes(SkeletonPose& pose, Index constraint, const TransformPose& p, bool update_applied) {
     const TransformConstraintData& data = pose.data->transform_constraints[static_cast<std::size_t>(constraint)];
     const Mixes mix{p.mix_rotate, p.mix_x, p.mix_y, p.mix_scale_x, p.mix_scale_y, p.mix_shear_y};
     if (data.local) {
@@ -173,6 +175,20 @@ void apply_transform_constraint(SkeletonPose& pose, Index constraint, Physics, b
     } else {
         apply_world(pose, data, mix, data.relative, update_applied);
     }
+}
+
+}  // namespace
+
+void apply_transform_constraint(SkeletonPose& pose, Index constraint, Physics, bool update_applied) {
+    const TransformPose& p = pose.transform[static_cast<std::size_t>(constraint)];
+    // All six mixes zero (of either sign): their bits without the sign bit are all zero. The same test as six
+    // comparisons with 0, in one branch.
+    using Bits = std::uint32_t;
+    const Bits bits = std::bit_cast<Bits>(p.mix_rotate) | std::bit_cast<Bits>(p.mix_x) | std::bit_cast<Bits>(p.mix_y) |
+                      std::bit_cast<Bits>(p.mix_scale_x) | std::bit_cast<Bits>(p.mix_scale_y) |
+                      std::bit_cast<Bits>(p.mix_shear_y);
+    if ((bits << 1) == 0) return;
+    apply_mixes(pose, constraint, p, update_applied);
 }
 
 }  // namespace spinegpu::detail

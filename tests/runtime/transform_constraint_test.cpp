@@ -124,6 +124,28 @@ TEST(TransformConstraint, zero_mixes_leave_the_bones_alone) {
     }
 }
 
+// The zero-mix shortcut tests all six mixes at once (as bits); each mix alone, the others 0, must still run the
+// constraint: back-shoulder leaves its zero-mix world transform for every one of them.
+TEST(TransformConstraint, each_mix_alone_runs_the_constraint) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    auto loaded = spineboy();
+    ASSERT_TRUE(loaded);
+    const std::vector<std::string> zero = {
+        "transform:shoulder.mixRotate=0", "transform:shoulder.mixX=0",      "transform:shoulder.mixY=0",
+        "transform:shoulder.mixScaleX=0", "transform:shoulder.mixScaleY=0", "transform:shoulder.mixShearY=0",
+        "bone:back-shoulder.x=10",        "bone:front-shoulder.rotation=30", "bone:front-shoulder.scaleX=1.5",
+        "bone:front-shoulder.scaleY=0.5", "bone:front-shoulder.shearY=20"};
+    const BoneWorld still = test::world_of(test::posed(loaded->data, zero), "back-shoulder");
+    for (std::size_t m = 0; m < 6; ++m) {
+        std::vector<std::string> ops = zero;
+        ops.push_back(k_mixes[m]);
+        const BoneWorld moved = test::world_of(test::posed(loaded->data, ops), "back-shoulder");
+        EXPECT_TRUE(moved.a != still.a || moved.b != still.b || moved.c != still.c || moved.d != still.d ||
+                    moved.x != still.x || moved.y != still.y)
+            << k_mixes[m];
+    }
+}
+
 // owl/owl-pro.skel bone:control.x=30 bone:control.y=-25 transform:control-back.mixRotate=1
 //   transform:control-back.mixScaleY=0.5;  tank/tank-pro.skel bone:wheel-big1.rotation=77 bone:wheel-mid1.rotation=-33
 TEST(TransformConstraint, owl_and_tank_constraints_match_the_official_runtime) {
