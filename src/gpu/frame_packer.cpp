@@ -69,6 +69,83 @@ inline std::uint16_t draw_entry_in(const DrawTables& t, const SkeletonPose& pose
     return static_cast<std::uint16_t>(first + frame);
 }
 
+// Adds the vertices and indices attachment `id` draws to `counts` (k_no_attachment draws none).
+inline void add_counts(const GpuAttachment* attachments, std::uint16_t id, PackedCounts& counts) {
+    if (id == k_no_attachment) return;
+    counts.vertices += attachments[id].vertex_count;
+    counts.indices += attachments[id].index_count;
+}
+
+// draw_entry_in for a pose without sequences, adding the output sizes of what it draws to `counts`: a clip-end
+// marker draws no vertices or indices (StaticSkeleton's add_markers), so only a found attachment adds any. ORs the
+// attachment's frame count into `frames`: a result above 1 means a sequence attachment was met (its entry is then
+// wrong, and the caller writes the list again). Without the call sequence_frame would need, the loop keeps its
+// tables in registers.
+inline std::uint16_t plain_draw_entry(const DrawTables& t, const GpuAttachment* attachments, std::uint32_t position,
+                                      PackedCounts& counts, std::uint32_t& frames) {
+    const auto s = static_cast<std::size_t>(t.draw_order[position]);
+    const Index bone = t.hiding_bone[s];
+    if (bone != k_none && !t.bone_active[static_cast<std::size_t>(bone)]) return t.slot_marker[s];
+    const Index attachment = t.slots[s].attachment;
+    if (attachment == k_none) return t.slot_marker[s];
+    const auto a = static_cast<std::size_t>(attachment);
+    const std::uint16_t first = t.first_id[a];
+    if (first == k_no_attachment) return t.slot_marker[s];
+    frames |= t.frame_count[a];
+    counts.vertices += attachments[first].vertex_count;
+    counts.indices += attachments[first].index_count;
+    return first;
+}
+
+// Writes entry(p) for the `slots` draw-order positions from `w`, two ids per word (the low half first; an odd
+// count's last word has k_no_attachment in its high half). Returns the word after the list.
+template <class Entry>
+inline std::uint32_t* write_ids(std::uint32_t slots, std::uint32_t* w, Entry entry) {
+    std::uint32_t p = 0;
+    for (; p + 1 < slots; p += 2) {
+        const std::uint16_t lo = entry(p), hi = entry(p + 1);
+        *w++ = lo | static_cast<std::uint32_t>(hi) << 16;
+    }
+    if (p < slots) *w++ = entry(p) | std::uint32_t{k_no_attachment} << 16;
+    return w;
+}
+
+// Writes the draw list from `w` and adds the output sizes it implies to `counts`. Returns the word after the list.
+std::uint32_t* write_draw_list(const StaticSkeleton& type, const SkeletonPose& pose, std::uint32_t slots,
+                               std::uint32_t* w, PackedCounts& counts) {
+    const DrawTables tables(type, pose);
+    const GpuAttachment* attachments = type.attachments.data();
+    PackedCounts plain;
+    std::uint32_t frames = 0;
+    std::uint32_t* end = write_ids(slots, w, [&](std::uint32_t p) {
+        return plain_draw_entry(tables, attachments, p, plain, frames);
+    });
+    if (frames <= 1) {
+        counts.vertices += plain.vertices;
+        counts.indices += plain.indices;
+        return end;
+    }
+    return write_ids(slots, w, [&](std::uint32_t p) {
+        const std::uint16_t id = draw_entry_in(tables, pose, p);
+        add_counts(attachments, id, counts);
+        return id;
+    });
+}
+
+// Copies the drawn bones' world transforms (a b c d x y, BoneWorld's layout) to `out`, two per iteration, with the
+// pointers read once (in a loop over pose.world[...] they are reloaded per bone: `out` may alias them).
+void copy_drawn_bones(const StaticSkeleton& type, const SkeletonPose& pose, float* out) {
+    static_assert(sizeof(BoneWorld) == k_bone_bytes);
+    const BoneWorld* world = pose.world.data();
+    const Index* drawn = type.drawn_bones.data();
+    const Index* pairs_end = drawn + (type.drawn_bones.size() & ~std::size_t{1});
+    for (; drawn != pairs_end; drawn += 2, out += 12) {
+        std::memcpy(out, &world[static_cast<std::size_t>(drawn[0])], k_bone_bytes);
+        std::memcpy(out + 6, &world[static_cast<std::size_t>(drawn[1])], k_bone_bytes);
+    }
+    if (type.drawn_bones.size() % 2 != 0) std::memcpy(out, &world[static_cast<std::size_t>(*drawn)], k_bone_bytes);
+}
+
 }  // namespace
 
 std::uint16_t draw_entry(const StaticSkeleton& type, const SkeletonPose& pose, std::uint32_t position) {
@@ -87,28 +164,11 @@ PackedCounts pack_character_at(const StaticSkeleton& type, std::uint32_t type_in
                               pose.color.a * tint.a});
 
     // Bones: a b c d x y of each drawn bone (BoneWorld has exactly that layout).
-    static_assert(sizeof(BoneWorld) == k_bone_bytes);
-    float* b = bones + static_cast<std::size_t>(bone_first) * 6;
-    for (Index bone : type.drawn_bones) {
-        std::memcpy(b, &pose.world[static_cast<std::size_t>(bone)], k_bone_bytes);
-        b += 6;
-    }
+    copy_drawn_bones(type, pose, bones + static_cast<std::size_t>(bone_first) * 6);
 
     // Draw list, two 16-bit ids per word, and the output sizes it implies.
-    std::uint32_t* w = words + word_first;
     header.draw_first = word_first;
-    const DrawTables tables(type, pose);
-    const GpuAttachment* attachments = type.attachments.data();
-    for (std::uint32_t p = 0; p < slots; p += 2) {
-        const std::uint16_t lo = draw_entry_in(tables, pose, p);
-        const std::uint16_t hi = p + 1 < slots ? draw_entry_in(tables, pose, p + 1) : std::uint16_t(k_no_attachment);
-        for (std::uint16_t id : {lo, hi})
-            if (id != k_no_attachment) {
-                counts.vertices += attachments[id].vertex_count;
-                counts.indices += attachments[id].index_count;
-            }
-        *w++ = lo | static_cast<std::uint32_t>(hi) << 16;
-    }
+    std::uint32_t* w = write_draw_list(type, pose, slots, words + word_first, counts);
 
     header.color_first = k_no_section;
     if (!type.color_slots.empty()) {
@@ -181,10 +241,18 @@ bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, con
 
 namespace {
 
-// Prefetches the cache lines of `bytes` bytes from `p` for reading.
+// Prefetches for reading the cache lines that hold `bytes` bytes from `p`, four lines per loop test.
 inline void prefetch_lines(const void* p, std::size_t bytes) {
-    const auto* c = static_cast<const char*>(p);
-    for (std::size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(c + offset, 0, 3);
+    constexpr std::uintptr_t k_line = 64;
+    std::uintptr_t line = reinterpret_cast<std::uintptr_t>(p) & ~(k_line - 1);
+    const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(p) + bytes;
+    for (; line + 3 * k_line < end; line += 4 * k_line) {
+        __builtin_prefetch(reinterpret_cast<const void*>(line), 0, 3);
+        __builtin_prefetch(reinterpret_cast<const void*>(line + k_line), 0, 3);
+        __builtin_prefetch(reinterpret_cast<const void*>(line + 2 * k_line), 0, 3);
+        __builtin_prefetch(reinterpret_cast<const void*>(line + 3 * k_line), 0, 3);
+    }
+    for (; line < end; line += k_line) __builtin_prefetch(reinterpret_cast<const void*>(line), 0, 3);
 }
 
 }  // namespace

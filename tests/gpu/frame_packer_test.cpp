@@ -2,11 +2,13 @@
 // what max_words_per_character and drawn_bones promise, for every example skeleton and animation.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "gpu_test_support.hpp"
 #include "spinegpu/gpu/gpu_structs.hpp"
@@ -26,6 +28,66 @@ TEST(FramePacker, colours_pack_clamped_and_rounded_and_nan_packs_as_zero) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     EXPECT_EQ(pack_rgba8({nan, 1, nan, 1}), 0xFF00FF00u);
     EXPECT_EQ(pack_rgba8({-nan, -nan, -nan, -nan}), 0u);
+}
+
+TEST(FramePacker, colours_pack_as_the_per_channel_reference_at_every_rounding_boundary) {
+    // pack_rgba8 has an SSE2 form; the reference is the scalar clamp, multiply, add and truncation per channel.
+    auto channel = [](float v) -> std::uint32_t {
+        v = v > 0 ? (v < 1 ? v : 1) : 0;
+        return static_cast<std::uint32_t>(v * 255.0f + 0.5f);
+    };
+    std::vector<float> values = {0.0f, -0.0f, 1.0f, 2.0f, -1.0f, std::numeric_limits<float>::infinity(),
+                                 -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::denorm_min(),
+                                 std::numeric_limits<float>::min(), std::nextafter(1.0f, 0.0f),
+                                 std::nextafter(1.0f, 2.0f)};
+    for (int k = 0; k <= 255; ++k) {  // the values that round to either side of k + 0.5
+        const float boundary = (static_cast<float>(k) + 0.5f) / 255.0f;
+        float v = boundary;
+        for (int i = 0; i < 4; ++i) v = std::nextafter(v, 0.0f);
+        for (int i = 0; i < 9; ++i, v = std::nextafter(v, 2.0f)) values.push_back(v);
+    }
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const float r = values[i], g = values[(i + 1) % values.size()], b = values[(i + 7) % values.size()];
+        for (float a : {values[(i + 13) % values.size()], nan}) {
+            const std::uint32_t expected = channel(r) | channel(g) << 8 | channel(b) << 16 | channel(a) << 24;
+            ASSERT_EQ(pack_rgba8({r, g, b, a}), expected) << r << " " << g << " " << b << " " << a;
+        }
+    }
+}
+
+TEST(FramePacker, draw_list_words_and_counts_agree_with_draw_entry_for_every_example_sequences_included) {
+    // The packer writes the draw list through its own loop (a fast one, written again when a sequence shows);
+    // draw_entry per position, and the attachments' sizes summed, are the second path.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    for (const ExampleSkeleton& e : example_skeletons()) {
+        auto t = load_gpu_type(e.binary.string(), e.atlas.string());
+        if (!t) continue;
+        const SkeletonData& data = t->data();
+        const auto slots = static_cast<std::uint32_t>(data.slots.size());
+        for (Index animation = 0; animation < static_cast<Index>(data.animations.size()); ++animation) {
+            Player player(data, showcase_skin(data), animation);
+            for (int step = 1; step <= 60; ++step) {
+                player.step(1.0 / 60);
+                if (step % 20 != 0) continue;
+                const std::string where = e.binary.filename().string() + " " + data.animation_names[animation] +
+                                          " step " + std::to_string(step);
+                PackedFrame frame(t->type, data, 1);
+                pack_character(t->type, 0, player.pose, Color{}, frame.cursor);
+                std::uint32_t vertices = 0, indices = 0;
+                for (std::uint32_t p = 0; p < (slots + 1) / 2 * 2; ++p) {
+                    const std::uint16_t id = p < slots ? draw_entry(t->type, player.pose, p) : k_no_attachment;
+                    EXPECT_EQ(frame.words[p / 2] >> (p % 2 * 16) & 0xFFFFu, id) << where << " position " << p;
+                    if (id == k_no_attachment) continue;
+                    vertices += t->type.attachments[id].vertex_count;
+                    indices += t->type.attachments[id].index_count;
+                }
+                EXPECT_EQ(frame.cursor.out_vertex_count, vertices) << where;
+                EXPECT_EQ(frame.cursor.out_index_count, indices) << where;
+                if (HasFailure()) return;
+            }
+        }
+    }
 }
 
 TEST(FramePacker, spineboy_pro_packs_no_more_than_the_seeds_bar_and_each_types_cost_is_reported) {
