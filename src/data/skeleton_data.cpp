@@ -34,10 +34,40 @@ void claim_orders(const std::vector<T>& list, ConstraintKind kind, std::vector<C
     }
 }
 
+// The attachment `name` has in the default skin for `slot`, k_none for no name (as the runtime's lookup answers).
+Index in_default_skin(const SkeletonData& data, Index slot, Index name) {
+    return name == k_none ? k_none : data.find_skin_attachment(data.default_skin, slot, name);
+}
+
+// The default-skin half of the runtime's attachment lookup, done once; the skin entries must be sorted. Each
+// attachment timeline's names move to a block of their own at the end of `indices`, frame_count names followed by
+// their default-skin attachments, so that the block is whole for every frame the runtime can find whatever range
+// the loader left (a name outside that range or the pool, which no loader makes, becomes k_none).
+void resolve_default_attachments(SkeletonData& data) {
+    for (std::size_t i = 0; i < data.slots.size(); ++i) {
+        SlotData& slot = data.slots[i];
+        slot.default_attachment = in_default_skin(data, static_cast<Index>(i), slot.attachment_name);
+    }
+    const std::size_t loaded = data.indices.size();  // names come from here, never from the blocks made below
+    for (TimelineData& t : data.timelines) {
+        if (t.type != TimelineType::attachment) continue;
+        const std::size_t count = t.frame_count, start = data.indices.size();
+        data.indices.resize(start + 2 * count, k_none);
+        for (std::size_t k = 0; k < count; ++k) {
+            const std::size_t at = std::size_t{t.aux.offset} + k;
+            const Index name = k < t.aux.count && at < loaded ? data.indices[at] : k_none;
+            data.indices[start + k] = name;
+            data.indices[start + count + k] = in_default_skin(data, t.target, name);
+        }
+        t.aux = Range{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(count)};
+    }
+}
+
 }  // namespace
 
 void finish_skeleton_data(SkeletonData& data) {
     detail::sort_skin_entries(data);
+    resolve_default_attachments(data);
     std::size_t count = data.ik_constraints.size() + data.transform_constraints.size() +
                         data.path_constraints.size() + data.physics_constraints.size();
     std::vector<ConstraintRef> first(count);

@@ -28,8 +28,10 @@ double signum(double value) { return value > 0 ? 1 : value < 0 ? -1 : 0; }
 float first_frame_time(const SkeletonData& data, const TimelineData& timeline) { return data.frames[timeline.frames]; }
 
 // Spine's AnimationState.setAttachment: sets the attachment and, when attachments are applied, marks the slot keyed.
-void set_attachment(SkeletonPose& pose, Index slot, Index name, bool attachments, std::int32_t unkeyed_state) {
-    set_attachment_by_name(pose, slot, name);
+// `in_default` is what `name` names in the default skin (see detail::set_attachment_by_name).
+void set_attachment(SkeletonPose& pose, Index slot, Index name, Index in_default, bool attachments,
+                    std::int32_t unkeyed_state) {
+    detail::set_attachment_by_name(pose, slot, name, in_default);
     if (attachments) pose.slots[static_cast<std::size_t>(slot)].attachment_state = unkeyed_state + k_attachment_current;
 }
 
@@ -154,7 +156,8 @@ bool AnimationState::apply(SkeletonPose& pose) {
         const std::int32_t setup_state = unkeyed_state_ + k_attachment_setup;
         for (std::size_t slot = 0; slot < pose.slots.size(); slot++) {
             if (pose.slots[slot].attachment_state == setup_state)
-                set_attachment_by_name(pose, static_cast<Index>(slot), data_->slots[slot].attachment_name);
+                detail::set_attachment_by_name(pose, static_cast<Index>(slot), data_->slots[slot].attachment_name,
+                                               data_->slots[slot].default_attachment);
         }
     }
     unkeyed_state_ += 2;  // a new base each apply: slots' states never need resetting
@@ -262,14 +265,18 @@ void Access::apply_attachment_timeline(Self& s, const TimelineData& timeline, Sk
     if (timeline.frame_count == 0) return;  // never in an export: every official timeline has a key
     if (!pose.bone_active[static_cast<std::size_t>(data.slots[static_cast<std::size_t>(slot)].bone)]) return;
     if (time < first_frame_time(data, timeline)) {
-        if (blend == MixBlend::setup || blend == MixBlend::first)
-            set_attachment(pose, slot, data.slots[static_cast<std::size_t>(slot)].attachment_name, attachments,
+        if (blend == MixBlend::setup || blend == MixBlend::first) {
+            const SlotData& setup = data.slots[static_cast<std::size_t>(slot)];
+            set_attachment(pose, slot, setup.attachment_name, setup.default_attachment, attachments,
                            s.unkeyed_state_);
+        }
     } else {
         // Searched with the double time, as the runtime does (rounded to float it could land on a key early).
-        const std::uint32_t frame = detail::search_rows(detail::timeline_rows(data, timeline), timeline.frame_count,
-                                                        timeline.entries, time, hint);
-        set_attachment(pose, slot, data.indices[timeline.aux.offset + frame], attachments, s.unkeyed_state_);
+        const std::size_t key = timeline.aux.offset + detail::search_rows(detail::timeline_rows(data, timeline),
+                                                                          timeline.frame_count, timeline.entries,
+                                                                          time, hint);
+        set_attachment(pose, slot, data.indices[key], data.indices[key + timeline.aux.count], attachments,
+                       s.unkeyed_state_);
     }
     // No attachment was keyed (before the first frame, or below a threshold): the setup one is set at the end.
     std::int32_t& state = pose.slots[static_cast<std::size_t>(slot)].attachment_state;

@@ -156,7 +156,7 @@ void set_slots_to_setup_pose(SkeletonPose& pose) {
         // then the setup attachment (when found) is set the ordinary way, which clears them.
         p.attachment = k_none;
         if (s.attachment_name != k_none) {
-            const Index attachment = find_attachment(pose, slot, s.attachment_name);
+            const Index attachment = find_attachment(pose, slot, s.attachment_name, s.default_attachment);
             if (attachment != k_none) set_slot_attachment(pose, slot, attachment);
         }
     }

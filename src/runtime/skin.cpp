@@ -73,6 +73,14 @@ Index find_attachment(const SkeletonPose& pose, Index slot, Index attachment_nam
     return skin_attachment(data.skins[static_cast<std::size_t>(data.default_skin)], slot, attachment_name);
 }
 
+Index detail::current_skin_attachment_or(const SkeletonPose& pose, Index slot, Index attachment_name,
+                                         Index otherwise) {
+    if (attachment_name == k_none) return k_none;
+    const SkinData* skin = pose.current_skin();
+    const Index found = skin != nullptr ? skin_attachment(*skin, slot, attachment_name) : k_none;
+    return found != k_none ? found : otherwise;
+}
+
 void set_slot_attachment(SkeletonPose& pose, Index slot, Index attachment) {
     SlotPose& s = pose.slots[static_cast<std::size_t>(slot)];
     if (s.attachment == attachment) return;

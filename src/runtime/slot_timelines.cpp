@@ -101,19 +101,21 @@ void apply_alpha(const SkeletonData& data, const TimelineData& timeline, Skeleto
 void apply_attachment(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose, double time,
                       MixBlend blend, MixDirection direction) {
     Index slot = timeline.target;
-    Index setup = data.slots[static_cast<std::size_t>(slot)].attachment_name;
+    const SlotData& setup = data.slots[static_cast<std::size_t>(slot)];
     // Attachment changes are instant: mixing out only restores the setup attachment under the setup blend.
     if (direction == MixDirection::out) {
-        if (blend == MixBlend::setup) set_attachment_by_name(pose, slot, setup);
+        if (blend == MixBlend::setup)
+            set_attachment_by_name(pose, slot, setup.attachment_name, setup.default_attachment);
         return;
     }
     const float* rows = timeline_rows(data, timeline);
     if (time < rows[0]) {
-        if (blend == MixBlend::setup || blend == MixBlend::first) set_attachment_by_name(pose, slot, setup);
+        if (blend == MixBlend::setup || blend == MixBlend::first)
+            set_attachment_by_name(pose, slot, setup.attachment_name, setup.default_attachment);
         return;
     }
-    std::uint32_t frame = search_rows(rows, timeline.frame_count, 1, time);
-    set_attachment_by_name(pose, slot, data.indices[timeline.aux.offset + frame]);
+    const std::size_t key = timeline.aux.offset + search_rows(rows, timeline.frame_count, 1, time);
+    set_attachment_by_name(pose, slot, data.indices[key], data.indices[key + timeline.aux.count]);
 }
 
 // The frame a sequence shows `elapsed` delays after its key, for each SequenceMode (same order as Spine's

@@ -34,6 +34,12 @@ inline bool is_vertex_attachment(const AttachmentData& attachment) { return atta
 // whatever its type (SequenceTimeline's check, which must accept a region attachment).
 bool slot_shows_timeline_attachment(const SkeletonPose& pose, Index slot, Index attachment, bool accept_same);
 
+// set_attachment_by_name for a name whose attachment in the default skin is known (`in_default`, as for the
+// find_attachment that takes it): the same result, without searching the default skin.
+inline void set_attachment_by_name(SkeletonPose& pose, Index slot, Index attachment_name, Index in_default) {
+    set_slot_attachment(pose, slot, find_attachment(pose, slot, attachment_name, in_default));
+}
+
 // Bone timelines (rotate, translate, scale, shear, inherit): apply_bone_timeline, inline, in bone_timelines.hpp.
 
 // slot_timelines.cpp: rgba, rgb, alpha, rgba2, rgb2, attachment, sequence.

@@ -47,6 +47,9 @@ struct SlotData {
     bool has_dark = false;         // two-color tint: dark colour present
     Color dark{0, 0, 0, 1};        // rgb used, alpha ignored
     Index attachment_name = k_none;  // index into SkeletonData::attachment_names, k_none for no attachment
+    // What attachment_name names in the default skin for this slot (k_none if nothing), resolved by
+    // finish_skeleton_data so that the runtime need not search for it.
+    Index default_attachment = k_none;
     BlendMode blend = BlendMode::normal;
     bool visible = true;           // nonessential
 };
@@ -231,8 +234,9 @@ inline constexpr int k_bezier_size = 18;  // 9 (x, y) samples per bezier segment
 // scale x, scale y, shear y); path_mix (4: time, rotate, x, y); sequence (3: time, mode | index << 4, delay);
 // attachment/deform/draw_order/event/physics_reset (1: time).
 //
-// `aux` holds what does not fit in floats: attachment names per frame (indices, k_none for none) and draw orders
-// per frame (offset into indices of slot_count slot indices, or k_none for the setup order) in
+// `aux` holds what does not fit in floats: attachment names per frame (indices, k_none for none; finish_skeleton_data
+// puts them in a block of their own, followed by the attachment each name has in the default skin for the slot,
+// k_none if none, so that applying a key needs no search of the default skin), draw orders per frame (offset into indices of slot_count slot indices, or k_none for the setup order) in
 // SkeletonData::indices; event keys in SkeletonData::event_keys; deform vertices in SkeletonData::floats, per frame
 // as many floats as the official runtime keeps: world_vertices_length for an unweighted attachment (setup vertices
 // already added), 2 per bone influence (vertices.count / 3 * 2, offsets only) for a weighted one.
@@ -321,8 +325,9 @@ struct SkeletonData {
     std::span<const float> float_span(Range r) const { return {floats.data() + r.offset, r.count}; }
 };
 
-// Sorts each skin's entries by (slot, name), keeping the last attachment of a key set twice, and fills
-// constraint_order. Loaders call it last.
+// Sorts each skin's entries by (slot, name), keeping the last attachment of a key set twice, fills
+// constraint_order, and resolves in the default skin each slot's setup attachment (SlotData::default_attachment)
+// and each attachment timeline key (after the key names, see TimelineData). Loaders call it last.
 void finish_skeleton_data(SkeletonData& data);
 
 // Returns the Spine name of a timeline type ("rotate", "rgba2", "physicsReset"...), as `info` prints it.

@@ -150,7 +150,8 @@ struct SkeletonPose {
     const SkinData* current_skin() const;
 };
 
-// Creates a character's pose for `data` in the setup pose with no skin, update cache built. `data` must outlive it.
+// Creates a character's pose for `data` in the setup pose with no skin, update cache built. `data` must outlive it
+// and be finished (finish_skeleton_data, as the loaders leave it).
 SkeletonPose create_pose(const SkeletonData& data);
 
 // Spine's Skeleton.setToSetupPose: bones, constraints and slots to setup values, draw order reset.
@@ -170,6 +171,20 @@ void set_combined_skin(SkeletonPose& pose, std::span<const Index> skins);
 // Returns the attachment for (slot, attachment name): from the current skin, then the default skin (Spine's
 // Skeleton.getAttachment). k_none if neither has it.
 Index find_attachment(const SkeletonPose& pose, Index slot, Index attachment_name);
+
+namespace detail {
+// The attachment at (slot, attachment name) in the pose's current skin, or `otherwise` when the skin has none there
+// or there is no skin; k_none for no name.
+Index current_skin_attachment_or(const SkeletonPose& pose, Index slot, Index attachment_name, Index otherwise);
+}  // namespace detail
+
+// find_attachment for a name whose attachment in the default skin is known (`in_default`: SlotData::
+// default_attachment, or what follows an attachment timeline's key names, see TimelineData): the same answer,
+// searching only a current skin that is not the default skin. Inline: attachment timelines ask every frame.
+inline Index find_attachment(const SkeletonPose& pose, Index slot, Index attachment_name, Index in_default) {
+    if (pose.skin == k_none || pose.skin == pose.data->default_skin) return in_default;
+    return detail::current_skin_attachment_or(pose, slot, attachment_name, in_default);
+}
 
 // Spine's Slot.setAttachment: sets the slot's attachment; when it changes (and the new one does not share the old
 // one's timeline attachment), clears the deform and resets the sequence index.
