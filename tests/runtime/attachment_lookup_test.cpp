@@ -1,6 +1,6 @@
 // Attachment lookups by name with the default skin resolved at load (SlotData::default_attachment, and the
-// attachments after an attachment timeline's key names): every path that sets an attachment by name must show what Spine's
-// Skeleton.getAttachment search shows, the current skin first, then the default skin.
+// attachments after an attachment timeline's key names): every path that sets an attachment by name must show what
+// Spine's Skeleton.getAttachment search shows, the current skin first, then the default skin.
 #include <gtest/gtest.h>
 
 #include <algorithm>

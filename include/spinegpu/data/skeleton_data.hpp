@@ -236,10 +236,11 @@ inline constexpr int k_bezier_size = 18;  // 9 (x, y) samples per bezier segment
 //
 // `aux` holds what does not fit in floats: attachment names per frame (indices, k_none for none; finish_skeleton_data
 // puts them in a block of their own, followed by the attachment each name has in the default skin for the slot,
-// k_none if none, so that applying a key needs no search of the default skin), draw orders per frame (offset into indices of slot_count slot indices, or k_none for the setup order) in
-// SkeletonData::indices; event keys in SkeletonData::event_keys; deform vertices in SkeletonData::floats, per frame
-// as many floats as the official runtime keeps: world_vertices_length for an unweighted attachment (setup vertices
-// already added), 2 per bone influence (vertices.count / 3 * 2, offsets only) for a weighted one.
+// k_none if none, so that applying a key needs no search of the default skin) and draw orders per frame (offset
+// into indices of slot_count slot indices, or k_none for the setup order) in SkeletonData::indices; event keys in
+// SkeletonData::event_keys; deform vertices in SkeletonData::floats, per frame as many floats as the official
+// runtime keeps: world_vertices_length for an unweighted attachment (setup vertices already added), 2 per bone
+// influence (vertices.count / 3 * 2, offsets only) for a weighted one.
 struct TimelineData {
     TimelineType type = TimelineType::rotate;
     std::uint8_t entries = 2;
