@@ -2,22 +2,11 @@
 // CurveTimeline1.getCurveValue and its relative/absolute/scale value helpers): every timeline of every character
 // runs through these each frame, and as calls across files they cost more than the arithmetic they do. Included
 // through timeline_eval.hpp.
-//
-// Where a time falls among a bezier's samples is found without a branch per sample in the SSE2 form (all samples
-// compared at once, the first one reached taken from the comparison mask): which sample ends the scan changes from
-// frame to frame, so the scalar scan's exit branch mispredicts. -DSPINEGPU_SCALAR=ON, or a target without SSE2,
-// builds the scalar reference.
 #pragma once
 
-#include <bit>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
-
-#if defined(__SSE2__) && !defined(SPINEGPU_SCALAR)
-#include <emmintrin.h>
-#define SPINEGPU_CURVE_EVAL_SSE2 1
-#endif
 
 #include "spinegpu/data/skeleton_data.hpp"
 #include "spinegpu/runtime/animation.hpp"
@@ -85,64 +74,32 @@ inline std::uint32_t search_rows(const float* rows, std::uint32_t count, std::ui
     return row;
 }
 
-// The bezier segment that `time` falls in, for the 9 (x, y) samples at `samples`: 0 when the first sample's x is
-// > time (before the first sample), else j in 1..8 for the first sample j whose x is >= time (between samples j - 1
-// and j), else 9 (after the last sample). Compared in double, as the official scan compares its float samples with
-// the double time. The scalar reference: what bezier_segment_sse2 must equal for any samples, sorted or not.
-inline std::uint32_t bezier_segment_scalar(const float* samples, double time) {
-    if (samples[0] > time) return 0;
-    for (std::uint32_t j = 1; j < k_bezier_floats / 2; ++j)
-        if (samples[2 * j] >= time) return j;
-    return k_bezier_floats / 2;
-}
-
-#if SPINEGPU_CURVE_EVAL_SSE2
-// bezier_segment_scalar without a branch: the eight x >= time tests as one mask, whose lowest set bit is the first
-// sample reached whatever the samples' order. The float samples widen to double exactly, so each test gives the
-// scalar comparison's answer (NaN included: false in both).
-inline std::uint32_t bezier_segment_sse2(const float* samples, double time) {
-    const __m128d t = _mm_set1_pd(time);
-    // x of samples 1..8 (floats 2, 4, ..., 16); the loads end at float 17, the table's last.
-    const __m128 x1_4 = _mm_shuffle_ps(_mm_loadu_ps(samples + 2), _mm_loadu_ps(samples + 6), _MM_SHUFFLE(2, 0, 2, 0));
-    const __m128 x5_8 =
-        _mm_shuffle_ps(_mm_loadu_ps(samples + 10), _mm_loadu_ps(samples + 14), _MM_SHUFFLE(2, 0, 2, 0));
-    const __m128d r12 = _mm_cmpge_pd(_mm_cvtps_pd(x1_4), t);
-    const __m128d r34 = _mm_cmpge_pd(_mm_cvtps_pd(_mm_movehl_ps(x1_4, x1_4)), t);
-    const __m128d r56 = _mm_cmpge_pd(_mm_cvtps_pd(x5_8), t);
-    const __m128d r78 = _mm_cmpge_pd(_mm_cvtps_pd(_mm_movehl_ps(x5_8, x5_8)), t);
-    // All-ones or zero lanes narrow without change: two mask bits per sample, sample j at bits 2j - 2 and 2j - 1.
-    const __m128i r1_4 = _mm_packs_epi32(_mm_castpd_si128(r12), _mm_castpd_si128(r34));
-    const __m128i r5_8 = _mm_packs_epi32(_mm_castpd_si128(r56), _mm_castpd_si128(r78));
-    const auto reached = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_packs_epi16(r1_4, r5_8)));
-    // Bit 0 is "before the first sample", bit 18 stands for "after the last" when nothing is reached.
-    const std::uint32_t before = samples[0] > time ? 1u : 0u;
-    return static_cast<std::uint32_t>(std::countr_zero(before | reached << 2 | 1u << 18)) / 2;
-}
-#endif
-
-// bezier_segment_scalar, in its SSE2 form where the build has it.
-inline std::uint32_t bezier_segment(const float* samples, double time) {
-#if SPINEGPU_CURVE_EVAL_SSE2
-    return bezier_segment_sse2(samples, time);
-#else
-    return bezier_segment_scalar(samples, time);
-#endif
-}
-
 // CurveTimeline.getBezierValue in doubles: value `value_offset` of row `frame`, bezier samples at `bezier_index`
 // relative to the curve table.
 inline double bezier_value_d(const SkeletonData& data, const TimelineData& timeline, double time,
                              std::uint32_t frame, std::uint32_t value_offset, std::uint32_t bezier_index) {
-    const float* key = timeline_rows(data, timeline) + frame * timeline.entries;
-    const float* samples = timeline_curves(data, timeline) + bezier_index;
-    const std::uint32_t j = bezier_segment(samples, time);
-    // Segment j runs from sample j - 1 to sample j; the key stands for sample -1 and the next key for sample 9.
-    const float* from = j == 0 ? key : samples + 2 * j - 2;
-    const float* to = j == k_bezier_floats / 2 ? key + timeline.entries : samples + 2 * j;
-    const std::uint32_t from_y = j == 0 ? value_offset : 1;
-    const std::uint32_t to_y = j == k_bezier_floats / 2 ? value_offset : 1;
-    double x = from[0], y = from[from_y];
-    return y + (time - x) / (to[0] - x) * (to[to_y] - y);
+    const float* rows = timeline_rows(data, timeline);
+    const float* c = timeline_curves(data, timeline);
+    std::uint32_t row = frame * timeline.entries;
+    std::uint32_t i = bezier_index;
+    // Before the first sample: between the key and the first sample.
+    if (c[i] > time) {
+        double x = rows[row], y = rows[row + value_offset];
+        return y + (time - x) / (c[i] - x) * (c[i + 1] - y);
+    }
+    // The scan counts samples rather than comparing indices (an unsigned index could wrap, so the compiler would
+    // test it at every sample); same samples in the same order.
+    const float* samples = c + i;
+    for (std::uint32_t k = 2; k < k_bezier_floats; k += 2) {
+        if (samples[k] >= time) {
+            double x = samples[k - 2], y = samples[k - 1];
+            return y + (time - x) / (samples[k] - x) * (samples[k + 1] - y);
+        }
+    }
+    // After the last sample: between it and the next key.
+    row += timeline.entries;
+    double x = samples[k_bezier_floats - 2], y = samples[k_bezier_floats - 1];
+    return y + (time - x) / (rows[row] - x) * (rows[row + value_offset] - y);
 }
 
 // CurveTimeline1.getCurveValue in doubles. Precondition: frame_count > 0.
