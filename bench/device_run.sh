@@ -3,11 +3,14 @@
 # workplace; see docs/PERFORMANCE.md for the command that sends it). Everything is built here and carried: the
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib), the Vulkan loader packages (.gl)
 # and the Spine examples the checks read (.examples). Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|memory|all]  (QUICK=1: the diagnosis at 64 px only)
+#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|rounds|memory|all]  (QUICK=1: the diagnosis at 64 px only)
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
 # frame: the CPU frame of 8,000 characters (spineboy, raptor, celestial) through gpu-tiles, the update before packing
 #     and inside it (--update-in-pack), next to the update alone and the CPU path; every carried build in turn (as
 #     ab), three rounds.
+# rounds: the CPU frame of 8,000 spineboy-pro and raptor-pro characters (update alone on 1 and 16 threads, update
+#     before packing, update inside it) for every carried build, their order rotated each round, rounds until
+#     ROUNDS_S seconds (default 480) have passed: the form in which session 7 compared two builds.
 # ab: the tile rasterizer of every build carried as .devlib/spinegpu* (spinegpu-base: an earlier one, others:
 #     variants), 8,000 spineboys at 64 px, in turn three times, then each one's time split (SPINEGPU_DIAGNOSE_TILES;
 #     QUICK=1: not split).
@@ -109,6 +112,26 @@ if [ "$what" = frame ]; then
           --threads 16 --paths $paths --json | tag "$b" | tee -a "$out/frame.jsonl"
         "$PWD/.devlib/$b" bench --skeleton "$E/$skel.skel" --atlas "$atlas" --characters 8000 --frames 60 \
           --threads 16 --paths gpu-tiles --update-in-pack --json | tag "$b" | tee -a "$out/frame.jsonl"
+      done
+    done
+  done
+fi
+
+if [ "$what" = rounds ]; then
+  builds=($(cd .devlib && ls spinegpu*))
+  start=$SECONDS
+  for round in $(seq 1 50); do
+    [ $((SECONDS - start)) -gt "${ROUNDS_S:-480}" ] && break
+    first=$(( (round - 1) % ${#builds[@]} ))
+    order=("${builds[@]:first}" "${builds[@]:0:first}")
+    for skel in spineboy/spineboy-pro raptor/raptor-pro; do
+      args=(--skeleton "$E/$skel.skel" --atlas "$E/$(dirname $skel)/$(dirname $skel)-pma.atlas" --characters 8000
+            --frames 60 --threads 16 --json)
+      for b in "${order[@]}"; do
+        "$PWD/.devlib/$b" bench "${args[@]}" --paths update,gpu-tiles |
+          sed "s/^{/{\"build\": \"$b\", \"round\": $round, /" | tee -a "$out/rounds.jsonl"
+        "$PWD/.devlib/$b" bench "${args[@]}" --paths gpu-tiles --update-in-pack |
+          sed "s/^{/{\"build\": \"$b\", \"round\": $round, /" | tee -a "$out/rounds.jsonl"
       done
     done
   done
