@@ -3,7 +3,8 @@
 # workplace; see docs/PERFORMANCE.md for the command that sends it). Everything is built here and carried: the
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib), the Vulkan loader packages (.gl)
 # and the Spine examples the checks read (.examples). Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|rounds|memory|all]  (QUICK=1: the diagnosis at 64 px only)
+#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|rounds|memory|all]
+#   (QUICK=1: the diagnosis at 64 px only)
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
 # frame: the CPU frame of 8,000 characters (spineboy, raptor, celestial) through gpu-tiles, the update before packing
 #     and inside it (--update-in-pack), next to the update alone and the CPU path; every carried build in turn (as

@@ -41,8 +41,8 @@ Index in_default_skin(const SkeletonData& data, Index slot, Index name) {
 
 // The default-skin half of the runtime's attachment lookup, done once; the skin entries must be sorted. Each
 // attachment timeline's names move to a block of their own at the end of `indices`, frame_count names followed by
-// their default-skin attachments, so that the block is whole for every frame the runtime can find whatever range
-// the loader left (a name outside that range or the pool, which no loader makes, becomes k_none).
+// their default-skin attachments. The block is whole for every frame the runtime can find, whatever range the
+// loader left (a name outside that range or the pool, which no loader makes, becomes k_none).
 void resolve_default_attachments(SkeletonData& data) {
     for (std::size_t i = 0; i < data.slots.size(); ++i) {
         SlotData& slot = data.slots[i];
@@ -68,6 +68,7 @@ void resolve_default_attachments(SkeletonData& data) {
 void finish_skeleton_data(SkeletonData& data) {
     detail::sort_skin_entries(data);
     resolve_default_attachments(data);
+    data.finished = true;
     std::size_t count = data.ik_constraints.size() + data.transform_constraints.size() +
                         data.path_constraints.size() + data.physics_constraints.size();
     std::vector<ConstraintRef> first(count);

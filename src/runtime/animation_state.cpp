@@ -13,7 +13,9 @@ using Access = AnimationStateAccess;
 
 AnimationState::AnimationState(const SkeletonData& data, MixTable mix_table)
     : mixes(std::move(mix_table)), data_(&data),
-      rotations_(data.bones.size(), std::numeric_limits<double>::quiet_NaN()) {}
+      rotations_(data.bones.size(), std::numeric_limits<double>::quiet_NaN()) {
+    assert(data.finished);
+}
 
 std::span<const TimelineData> Access::timelines(const Self& s, Index animation) {
     if (animation < 0) return {};

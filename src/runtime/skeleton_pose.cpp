@@ -3,7 +3,9 @@
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
 #include <algorithm>
+#include <cassert>
 
+#include "attachment_lookup.hpp"
 #include "bone_world.hpp"
 #include "constraints.hpp"
 
@@ -28,6 +30,7 @@ const SkinData* SkeletonPose::current_skin() const {
 }
 
 SkeletonPose create_pose(const SkeletonData& data) {
+    assert(data.finished);
     SkeletonPose pose;
     pose.data = &data;
     const std::size_t bone_count = data.bones.size(), slot_count = data.slots.size();
@@ -156,7 +159,7 @@ void set_slots_to_setup_pose(SkeletonPose& pose) {
         // then the setup attachment (when found) is set the ordinary way, which clears them.
         p.attachment = k_none;
         if (s.attachment_name != k_none) {
-            const Index attachment = find_attachment(pose, slot, s.attachment_name, s.default_attachment);
+            const Index attachment = detail::find_attachment(pose, slot, s.attachment_name, s.default_attachment);
             if (attachment != k_none) set_slot_attachment(pose, slot, attachment);
         }
     }

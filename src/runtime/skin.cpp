@@ -4,6 +4,8 @@
 
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
+#include "attachment_lookup.hpp"
+
 namespace spinegpu {
 namespace {
 

@@ -13,6 +13,7 @@
 #include "spinegpu/runtime/animation.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
+#include "attachment_lookup.hpp"
 #include "curve_eval.hpp"
 #include "runtime_math.hpp"
 

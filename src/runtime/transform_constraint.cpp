@@ -161,9 +161,9 @@ void apply_relative_local(SkeletonPose& pose, const TransformConstraintData& dat
     }
 }
 
-// The constraint with at least one mix other than zero. Not inline: inlined, its register saves and stack frame came
-// before the caller's test of the mixes, which most constraints of a playing rig fail (zero mixes until an animation
-// keys them).
+// Applies the constraint; at least one of its mixes is not zero. Not inline: inlined, its register saves and stack
+// frame came before the caller's test of the mixes, which most constraints of a playing rig fail (zero mixes until an
+// animation keys them).
 [[gnu::noinline]] void apply_mixes(SkeletonPose& pose, Index constraint, const TransformPose& p, bool update_applied) {
     const TransformConstraintData& data = pose.data->transform_constraints[static_cast<std::size_t>(constraint)];
     const Mixes mix{p.mix_rotate, p.mix_x, p.mix_y, p.mix_scale_x, p.mix_scale_y, p.mix_shear_y};

@@ -23,8 +23,9 @@ TEST(FramePacker, colours_pack_clamped_and_rounded_and_nan_packs_as_zero) {
     EXPECT_EQ(pack_rgba8({1, 0, 0.5f, 1}), 0xFF8000FFu);
     EXPECT_EQ(pack_rgba8({-3, 7, 0.2f / 255, 0.6f / 255}), 0x0100FF00u);
     // A skeleton file can animate a colour through a NaN curve value: packing it must not convert NaN to an integer
-    // (undefined behaviour) and gives 0 in that channel. On x86 the old conversion happened to give 0 as well, so
-    // the sanitizer build (-fsanitize=float-cast-overflow) is where converting NaN fails this test.
+    // (undefined behaviour) and gives 0 in that channel. On x86 a conversion of NaN happens to give 0 as well, so
+    // the scalar form's sanitizer build (-DSPINEGPU_SCALAR=ON -DSPINEGPU_SANITIZE=ON, float-cast-overflow) is where
+    // converting NaN would fail this test; the SSE2 form converts with cvttps2dq after a max that turns NaN into 0.
     const float nan = std::numeric_limits<float>::quiet_NaN();
     EXPECT_EQ(pack_rgba8({nan, 1, nan, 1}), 0xFF00FF00u);
     EXPECT_EQ(pack_rgba8({-nan, -nan, -nan, -nan}), 0u);

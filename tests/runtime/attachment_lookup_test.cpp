@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../../src/runtime/attachment_lookup.hpp"
 #include "pose_test_support.hpp"
 #include "spinegpu/runtime/animation.hpp"
 #include "spinegpu/runtime/animation_state.hpp"
@@ -90,7 +91,7 @@ void expect_keys_resolve_as_searched(const SkeletonPose& pose, const std::string
             const Index name = data.indices[k], in_default = data.indices[k + t.aux.count];
             ASSERT_EQ(in_default, data.find_skin_attachment(data.default_skin, t.target, name))
                 << where << ", key " << k;
-            EXPECT_EQ(find_attachment(pose, t.target, name, in_default), searched(pose, t.target, name))
+            EXPECT_EQ(detail::find_attachment(pose, t.target, name, in_default), searched(pose, t.target, name))
                 << where << ", slot " << data.slot_names[t.target] << ", key " << k;
         }
     }
@@ -99,7 +100,7 @@ void expect_keys_resolve_as_searched(const SkeletonPose& pose, const std::string
         const SlotData& s = data.slots[i];
         ASSERT_EQ(s.default_attachment, data.find_skin_attachment(data.default_skin, slot, s.attachment_name))
             << where << ", slot " << data.slot_names[slot];
-        EXPECT_EQ(find_attachment(pose, slot, s.attachment_name, s.default_attachment),
+        EXPECT_EQ(detail::find_attachment(pose, slot, s.attachment_name, s.default_attachment),
                   searched(pose, slot, s.attachment_name))
             << where << ", setup attachment of slot " << data.slot_names[slot];
     }
@@ -119,11 +120,11 @@ TEST(AttachmentLookup, skin_attachment_overrides_the_default_skin_one_of_the_sam
     EXPECT_EQ(data.slots[static_cast<std::size_t>(b)].default_attachment, k_none);  // in "outfit" only
 
     SkeletonPose pose = create_pose(data);
-    EXPECT_EQ(find_attachment(pose, a, shared, default_shared), default_shared);
-    EXPECT_EQ(find_attachment(pose, b, skin_only, k_none), k_none);
+    EXPECT_EQ(detail::find_attachment(pose, a, shared, default_shared), default_shared);
+    EXPECT_EQ(detail::find_attachment(pose, b, skin_only, k_none), k_none);
     set_skin(pose, 1);
-    EXPECT_EQ(find_attachment(pose, a, shared, default_shared), outfit_shared);
-    EXPECT_EQ(find_attachment(pose, b, skin_only, k_none), data.find_skin_attachment(1, b, skin_only));
+    EXPECT_EQ(detail::find_attachment(pose, a, shared, default_shared), outfit_shared);
+    EXPECT_EQ(detail::find_attachment(pose, b, skin_only, k_none), data.find_skin_attachment(1, b, skin_only));
     for (const std::vector<Index>& skins : skin_choices(data)) {
         SkeletonPose p = create_pose(data);
         set_skins(p, skins);

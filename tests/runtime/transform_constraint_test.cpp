@@ -8,6 +8,7 @@
 // transform:shoulder.mixScaleY=0.4 transform:shoulder.mixShearY=0.8).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,30 @@ TEST(TransformConstraint, each_mix_alone_runs_the_constraint) {
                     moved.x != still.x || moved.y != still.y)
             << k_mixes[m];
     }
+}
+
+// The test that skips the solver compares the mixes with zero as the official `mix == 0` tests do: negative zero
+// is zero, and NaN is not (a NaN mix runs the constraint, which then writes NaN).
+TEST(TransformConstraint, negative_zero_mixes_skip_the_constraint_and_a_nan_mix_runs_it) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    auto loaded = spineboy();
+    ASSERT_TRUE(loaded);
+    const std::vector<std::string> moves = {"bone:back-shoulder.x=10", "bone:front-shoulder.rotation=30",
+                                            "bone:front-shoulder.scaleX=1.5", "bone:front-shoulder.scaleY=0.5",
+                                            "bone:front-shoulder.shearY=20"};
+    std::vector<std::string> zero = moves, negative_zero = moves;
+    for (const char* mix : {"mixRotate", "mixX", "mixY", "mixScaleX", "mixScaleY", "mixShearY"}) {
+        zero.push_back(std::string("transform:shoulder.") + mix + "=0");
+        negative_zero.push_back(std::string("transform:shoulder.") + mix + "=-0");
+    }
+    const BoneWorld still = test::world_of(test::posed(loaded->data, zero), "back-shoulder");
+    const BoneWorld skipped = test::world_of(test::posed(loaded->data, negative_zero), "back-shoulder");
+    EXPECT_TRUE(skipped.a == still.a && skipped.b == still.b && skipped.c == still.c && skipped.d == still.d &&
+                skipped.x == still.x && skipped.y == still.y);
+    std::vector<std::string> nan_mix = zero;
+    nan_mix.push_back("transform:shoulder.mixX=nan");
+    const BoneWorld ran = test::world_of(test::posed(loaded->data, nan_mix), "back-shoulder");
+    EXPECT_TRUE(std::isnan(ran.x)) << ran.x;
 }
 
 // owl/owl-pro.skel bone:control.x=30 bone:control.y=-25 transform:control-back.mixRotate=1

@@ -236,7 +236,8 @@ inline constexpr int k_bezier_size = 18;  // 9 (x, y) samples per bezier segment
 //
 // `aux` holds what does not fit in floats: attachment names per frame (indices, k_none for none; finish_skeleton_data
 // puts them in a block of their own, followed by the attachment each name has in the default skin for the slot,
-// k_none if none, so that applying a key needs no search of the default skin) and draw orders per frame (offset
+// k_none if none, so that applying a key needs no search of the default skin: aux.count is then frame_count, name k
+// at aux.offset + k and its attachment at aux.offset + aux.count + k) and draw orders per frame (offset
 // into indices of slot_count slot indices, or k_none for the setup order) in SkeletonData::indices; event keys in
 // SkeletonData::event_keys; deform vertices in SkeletonData::floats, per frame as many floats as the official
 // runtime keeps: world_vertices_length for an unweighted attachment (setup vertices already added), 2 per bone
@@ -318,6 +319,10 @@ struct SkeletonData {
     // constraint whose order is taken or too large is left out (the runtime never updates it either).
     std::vector<ConstraintRef> constraint_order;
 
+    // Set by finish_skeleton_data. The runtime reads what it resolves (default-skin attachments), so poses and
+    // animation states need finished data; the loaders always finish it.
+    bool finished = false;
+
     // Returns the attachment of `skin` at (slot, name), or k_none. Load-time and API helper (binary search).
     Index find_skin_attachment(Index skin, Index slot, Index name) const;
 
@@ -328,7 +333,9 @@ struct SkeletonData {
 
 // Sorts each skin's entries by (slot, name), keeping the last attachment of a key set twice, fills
 // constraint_order, and resolves in the default skin each slot's setup attachment (SlotData::default_attachment)
-// and each attachment timeline key (after the key names, see TimelineData). Loaders call it last.
+// and each attachment timeline key (after the key names, see TimelineData), then sets `finished`. Loaders call it
+// last. Calling it again after adding timelines resolves them too; each call moves every attachment timeline's keys
+// to a new block and leaves the old one unused, so it is meant to run once per change, not per frame.
 void finish_skeleton_data(SkeletonData& data);
 
 // Returns the Spine name of a timeline type ("rotate", "rgba2", "physicsReset"...), as `info` prints it.

@@ -38,13 +38,14 @@ float bezier_value(const SkeletonData& data, const TimelineData& timeline, doubl
 // which timelines of two mixed animations touch the same property.
 int timeline_property_ids(const SkeletonData& data, const TimelineData& timeline, std::uint64_t out[3]);
 
-// Applies one timeline (Spine's Timeline.apply). `events`, when not null, receives the indices into
-// SkeletonData::event_keys of the events fired between last_time (exclusive) and time (inclusive).
+// Applies one timeline (Spine's Timeline.apply) of finished data (finish_skeleton_data). `events`, when not null,
+// receives the indices into SkeletonData::event_keys of the events fired between last_time (exclusive) and time
+// (inclusive).
 void apply_timeline(const SkeletonData& data, const TimelineData& timeline, SkeletonPose& pose, double last_time,
                     double time, std::vector<Index>* events, double alpha, MixBlend blend, MixDirection direction);
 
-// Applies every timeline of animation `animation` (Spine's Animation.apply): with `loop` and a non-zero duration,
-// times wrap around the duration first.
+// Applies every timeline of animation `animation` of finished data (Spine's Animation.apply): with `loop` and a
+// non-zero duration, times wrap around the duration first.
 void apply_animation(const SkeletonData& data, Index animation, SkeletonPose& pose, double last_time, double time,
                      bool loop, std::vector<Index>* events, double alpha, MixBlend blend, MixDirection direction);
 

@@ -86,7 +86,8 @@ struct StateNotification {
 
 class AnimationState {
 public:
-    // A state for skeletons of `data` (which must outlive it), with mix durations from `mixes`.
+    // A state for skeletons of `data` (which must outlive it and be finished, see finish_skeleton_data), with mix
+    // durations from `mixes`.
     explicit AnimationState(const SkeletonData& data, MixTable mixes = {});
 
     // Spine's update(delta): advances every track. Double, as the official runtime adds it (see TrackEntry).

@@ -172,20 +172,6 @@ void set_combined_skin(SkeletonPose& pose, std::span<const Index> skins);
 // Skeleton.getAttachment). k_none if neither has it.
 Index find_attachment(const SkeletonPose& pose, Index slot, Index attachment_name);
 
-namespace detail {
-// The attachment at (slot, attachment name) in the pose's current skin, or `otherwise` when the skin has none there
-// or there is no skin; k_none for no name.
-Index current_skin_attachment_or(const SkeletonPose& pose, Index slot, Index attachment_name, Index otherwise);
-}  // namespace detail
-
-// find_attachment for a name whose attachment in the default skin is known (`in_default`: SlotData::
-// default_attachment, or what follows an attachment timeline's key names, see TimelineData): the same answer,
-// searching only a current skin that is not the default skin. Inline: attachment timelines ask every frame.
-inline Index find_attachment(const SkeletonPose& pose, Index slot, Index attachment_name, Index in_default) {
-    if (pose.skin == k_none || pose.skin == pose.data->default_skin) return in_default;
-    return detail::current_skin_attachment_or(pose, slot, attachment_name, in_default);
-}
-
 // Spine's Slot.setAttachment: sets the slot's attachment; when it changes (and the new one does not share the old
 // one's timeline attachment), clears the deform and resets the sequence index.
 void set_slot_attachment(SkeletonPose& pose, Index slot, Index attachment);
