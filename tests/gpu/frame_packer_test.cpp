@@ -61,34 +61,22 @@ TEST(FramePacker, draw_list_words_and_counts_agree_with_draw_entry_for_every_exa
     // The packer writes the draw list through its own loop (a fast one, written again when a sequence shows);
     // draw_entry per position, and the attachments' sizes summed, are the second path.
     SPINEGPU_REQUIRE_EXAMPLES();
-    for (const ExampleSkeleton& e : example_skeletons()) {
-        auto t = load_gpu_type(e.binary.string(), e.atlas.string());
-        if (!t) continue;
-        const SkeletonData& data = t->data();
-        const auto slots = static_cast<std::uint32_t>(data.slots.size());
-        for (Index animation = 0; animation < static_cast<Index>(data.animations.size()); ++animation) {
-            Player player(data, showcase_skin(data), animation);
-            for (int step = 1; step <= 60; ++step) {
-                player.step(1.0 / 60);
-                if (step % 20 != 0) continue;
-                const std::string where = e.binary.filename().string() + " " + data.animation_names[animation] +
-                                          " step " + std::to_string(step);
-                PackedFrame frame(t->type, data, 1);
-                pack_character(t->type, 0, player.pose, Color{}, frame.cursor);
-                std::uint32_t vertices = 0, indices = 0;
-                for (std::uint32_t p = 0; p < (slots + 1) / 2 * 2; ++p) {
-                    const std::uint16_t id = p < slots ? draw_entry(t->type, player.pose, p) : k_no_attachment;
-                    EXPECT_EQ(frame.words[p / 2] >> (p % 2 * 16) & 0xFFFFu, id) << where << " position " << p;
-                    if (id == k_no_attachment) continue;
-                    vertices += t->type.attachments[id].vertex_count;
-                    indices += t->type.attachments[id].index_count;
-                }
-                EXPECT_EQ(frame.cursor.out_vertex_count, vertices) << where;
-                EXPECT_EQ(frame.cursor.out_index_count, indices) << where;
-                if (HasFailure()) return;
-            }
+    for_each_example_pose(60, 20, [](const GpuType& t, const Player& player, const std::string& where) {
+        const auto slots = static_cast<std::uint32_t>(t.data().slots.size());
+        PackedFrame frame(t.type, t.data(), 1);
+        pack_character(t.type, 0, player.pose, Color{}, frame.cursor);
+        std::uint32_t vertices = 0, indices = 0;
+        for (std::uint32_t p = 0; p < (slots + 1) / 2 * 2; ++p) {
+            const std::uint16_t id = p < slots ? draw_entry(t.type, player.pose, p) : k_no_attachment;
+            EXPECT_EQ(frame.words[p / 2] >> (p % 2 * 16) & 0xFFFFu, id) << where << " position " << p;
+            if (id == k_no_attachment) continue;
+            vertices += t.type.attachments[id].vertex_count;
+            indices += t.type.attachments[id].index_count;
         }
-    }
+        EXPECT_EQ(frame.cursor.out_vertex_count, vertices) << where;
+        EXPECT_EQ(frame.cursor.out_index_count, indices) << where;
+        return !::testing::Test::HasFailure();
+    });
 }
 
 TEST(FramePacker, spineboy_pro_packs_no_more_than_the_seeds_bar_and_each_types_cost_is_reported) {
@@ -139,54 +127,42 @@ TEST(FramePacker, spineboy_pro_packs_no_more_than_the_seeds_bar_and_each_types_c
 
 TEST(FramePacker, pack_character_stays_within_max_words_and_writes_exactly_the_drawn_bones) {
     SPINEGPU_REQUIRE_EXAMPLES();
-    for (const ExampleSkeleton& e : example_skeletons()) {
-        auto t = load_gpu_type(e.binary.string(), e.atlas.string());
-        if (!t) continue;
-        const SkeletonData& data = t->data();
-        const std::uint32_t max_words = max_words_per_character(t->type, data);
-        const auto drawn = static_cast<std::uint32_t>(t->type.drawn_bones.size());
-        const auto slots = static_cast<std::uint32_t>(data.slots.size());
-        for (Index animation = 0; animation < static_cast<Index>(data.animations.size()); ++animation) {
-            Player player(data, showcase_skin(data), animation);
-            for (int step = 1; step <= 90; ++step) {
-                player.step(1.0 / 60);
-                if (step % 15 != 0) continue;
-                const std::string where = e.binary.filename().string() + " " + data.animation_names[animation] +
-                                          " step " + std::to_string(step);
-                // Two characters in one frame: the second starts where the first ended.
-                PackedFrame frame(t->type, data, 2);
-                pack_character(t->type, 3, player.pose, Color{}, frame.cursor);
-                const std::uint32_t first_words = frame.cursor.word_count;
-                EXPECT_LE(first_words, max_words) << where;
-                pack_character(t->type, 3, player.pose, Color{}, frame.cursor);
-                EXPECT_EQ(frame.cursor.character_count, 2u) << where;
-                EXPECT_EQ(frame.cursor.bone_count, 2 * drawn) << where;
-                EXPECT_EQ(frame.cursor.word_count, 2 * first_words) << where;
-                EXPECT_TRUE(frame.guards_intact()) << where << ": packing wrote past the space it promised";
+    for_each_example_pose(90, 15, [](const GpuType& t, const Player& player, const std::string& where) {
+        const std::uint32_t max_words = max_words_per_character(t.type, t.data());
+        const auto drawn = static_cast<std::uint32_t>(t.type.drawn_bones.size());
+        const auto slots = static_cast<std::uint32_t>(t.data().slots.size());
+        // Two characters in one frame: the second starts where the first ended.
+        PackedFrame frame(t.type, t.data(), 2);
+        pack_character(t.type, 3, player.pose, Color{}, frame.cursor);
+        const std::uint32_t first_words = frame.cursor.word_count;
+        EXPECT_LE(first_words, max_words) << where;
+        pack_character(t.type, 3, player.pose, Color{}, frame.cursor);
+        EXPECT_EQ(frame.cursor.character_count, 2u) << where;
+        EXPECT_EQ(frame.cursor.bone_count, 2 * drawn) << where;
+        EXPECT_EQ(frame.cursor.word_count, 2 * first_words) << where;
+        EXPECT_TRUE(frame.guards_intact()) << where << ": packing wrote past the space it promised";
 
-                const GpuCharacter& second = frame.characters[1];
-                EXPECT_EQ(second.type, 3u) << where;
-                EXPECT_EQ(second.bone_first, drawn) << where;
-                EXPECT_EQ(second.draw_first, first_words) << where;
-                EXPECT_EQ(second.out_vertex_first * 2, frame.cursor.out_vertex_count) << where;
-                EXPECT_EQ(second.out_index_first * 2, frame.cursor.out_index_count) << where;
-                EXPECT_EQ(second.color_first == k_no_section, (t->type.flags & k_type_colors) == 0) << where;
-                // The deform section is there only while a slot is deformed.
-                if ((t->type.flags & k_type_deform) == 0) {
-                    EXPECT_EQ(second.deform_first, k_no_section) << where;
-                }
-                if (second.color_first != k_no_section) {
-                    EXPECT_EQ(second.color_first, first_words + (slots + 1) / 2) << where;
-                }
-                for (std::uint32_t b = 0; b < drawn; ++b) {
-                    const BoneWorld& w = player.pose.world[static_cast<std::size_t>(t->type.drawn_bones[b])];
-                    EXPECT_EQ(std::memcmp(&frame.bones[std::size_t{drawn + b} * 6], &w, k_bone_bytes), 0)
-                        << where << " drawn bone " << b;
-                }
-                if (HasFailure()) return;
-            }
+        const GpuCharacter& second = frame.characters[1];
+        EXPECT_EQ(second.type, 3u) << where;
+        EXPECT_EQ(second.bone_first, drawn) << where;
+        EXPECT_EQ(second.draw_first, first_words) << where;
+        EXPECT_EQ(second.out_vertex_first * 2, frame.cursor.out_vertex_count) << where;
+        EXPECT_EQ(second.out_index_first * 2, frame.cursor.out_index_count) << where;
+        EXPECT_EQ(second.color_first == k_no_section, (t.type.flags & k_type_colors) == 0) << where;
+        // The deform section is there only while a slot is deformed.
+        if ((t.type.flags & k_type_deform) == 0) {
+            EXPECT_EQ(second.deform_first, k_no_section) << where;
         }
-    }
+        if (second.color_first != k_no_section) {
+            EXPECT_EQ(second.color_first, first_words + (slots + 1) / 2) << where;
+        }
+        for (std::uint32_t b = 0; b < drawn; ++b) {
+            const BoneWorld& w = player.pose.world[static_cast<std::size_t>(t.type.drawn_bones[b])];
+            EXPECT_EQ(std::memcmp(&frame.bones[std::size_t{drawn + b} * 6], &w, k_bone_bytes), 0)
+                << where << " drawn bone " << b;
+        }
+        return !::testing::Test::HasFailure();
+    });
 }
 
 }  // namespace

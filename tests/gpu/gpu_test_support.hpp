@@ -85,6 +85,28 @@ struct Player {
     }
 };
 
+// Plays every animation of every example skeleton (binary export, bind form built) with its showcase skin, in
+// steps of 1/60 s up to `steps`, and after every `every`-th step calls visit(type, player, where), `where` naming
+// the skeleton, animation and step for messages. Stops when visit returns false.
+template <class Visit>
+void for_each_example_pose(int steps, int every, Visit visit) {
+    for (const ExampleSkeleton& e : example_skeletons()) {
+        auto t = load_gpu_type(e.binary.string(), e.atlas.string());
+        if (!t) continue;
+        const SkeletonData& data = t->data();
+        for (Index animation = 0; animation < static_cast<Index>(data.animations.size()); ++animation) {
+            Player player(data, showcase_skin(data), animation);
+            for (int step = 1; step <= steps; ++step) {
+                player.step(1.0 / 60);
+                if (step % every != 0) continue;
+                const std::string where = e.binary.filename().string() + " " + data.animation_names[animation] +
+                                          " step " + std::to_string(step);
+                if (!visit(*t, player, where)) return;
+            }
+        }
+    }
+}
+
 // Arrays one frame is packed into, each followed by guard words that packing must leave alone.
 struct PackedFrame {
     static constexpr std::uint32_t k_guard = 0xDEADBEEFu;

@@ -23,6 +23,20 @@ const std::vector<std::string> k_mixes = {
     "transform:shoulder.mixRotate=0.7",  "transform:shoulder.mixX=0.5",      "transform:shoulder.mixY=0.3",
     "transform:shoulder.mixScaleX=0.6", "transform:shoulder.mixScaleY=0.4", "transform:shoulder.mixShearY=0.8"};
 
+// The shoulder constraint's six mixes all set to `value`, followed by `after`.
+std::vector<std::string> mixes_at(const std::string& value, const std::vector<std::string>& after) {
+    std::vector<std::string> ops;
+    for (const char* mix : {"mixRotate", "mixX", "mixY", "mixScaleX", "mixScaleY", "mixShearY"})
+        ops.push_back(std::string("transform:shoulder.") + mix + "=" + value);
+    ops.insert(ops.end(), after.begin(), after.end());
+    return ops;
+}
+
+// Moves of the shoulder constraint's bone and target, so that a constraint that runs changes the bone.
+const std::vector<std::string> k_target_moves = {"bone:back-shoulder.x=10", "bone:front-shoulder.rotation=30",
+                                                 "bone:front-shoulder.scaleX=1.5", "bone:front-shoulder.scaleY=0.5",
+                                                 "bone:front-shoulder.shearY=20"};
+
 std::vector<std::string> with_mixes(std::vector<std::string> before, std::vector<std::string> after) {
     before.insert(before.end(), k_mixes.begin(), k_mixes.end());
     before.insert(before.end(), after.begin(), after.end());
@@ -112,10 +126,7 @@ TEST(TransformConstraint, zero_mixes_leave_the_bones_alone) {
     SPINEGPU_REQUIRE_EXAMPLES();
     auto loaded = spineboy();
     ASSERT_TRUE(loaded);
-    const std::vector<std::string> zero = {
-        "transform:shoulder.mixRotate=0", "transform:shoulder.mixX=0",      "transform:shoulder.mixY=0",
-        "transform:shoulder.mixScaleX=0", "transform:shoulder.mixScaleY=0", "transform:shoulder.mixShearY=0",
-        "bone:back-shoulder.x=10"};
+    const std::vector<std::string> zero = mixes_at("0", {"bone:back-shoulder.x=10"});
     std::vector<std::string> moved_target = zero;
     moved_target.push_back("bone:front-shoulder.rotation=30");
     for (const std::vector<std::string>& ops : {zero, moved_target}) {
@@ -131,11 +142,7 @@ TEST(TransformConstraint, each_mix_alone_runs_the_constraint) {
     SPINEGPU_REQUIRE_EXAMPLES();
     auto loaded = spineboy();
     ASSERT_TRUE(loaded);
-    const std::vector<std::string> zero = {
-        "transform:shoulder.mixRotate=0", "transform:shoulder.mixX=0",      "transform:shoulder.mixY=0",
-        "transform:shoulder.mixScaleX=0", "transform:shoulder.mixScaleY=0", "transform:shoulder.mixShearY=0",
-        "bone:back-shoulder.x=10",        "bone:front-shoulder.rotation=30", "bone:front-shoulder.scaleX=1.5",
-        "bone:front-shoulder.scaleY=0.5", "bone:front-shoulder.shearY=20"};
+    const std::vector<std::string> zero = mixes_at("0", k_target_moves);
     const BoneWorld still = test::world_of(test::posed(loaded->data, zero), "back-shoulder");
     for (std::size_t m = 0; m < 6; ++m) {
         std::vector<std::string> ops = zero;
@@ -153,14 +160,8 @@ TEST(TransformConstraint, negative_zero_mixes_skip_the_constraint_and_a_nan_mix_
     SPINEGPU_REQUIRE_EXAMPLES();
     auto loaded = spineboy();
     ASSERT_TRUE(loaded);
-    const std::vector<std::string> moves = {"bone:back-shoulder.x=10", "bone:front-shoulder.rotation=30",
-                                            "bone:front-shoulder.scaleX=1.5", "bone:front-shoulder.scaleY=0.5",
-                                            "bone:front-shoulder.shearY=20"};
-    std::vector<std::string> zero = moves, negative_zero = moves;
-    for (const char* mix : {"mixRotate", "mixX", "mixY", "mixScaleX", "mixScaleY", "mixShearY"}) {
-        zero.push_back(std::string("transform:shoulder.") + mix + "=0");
-        negative_zero.push_back(std::string("transform:shoulder.") + mix + "=-0");
-    }
+    const std::vector<std::string> zero = mixes_at("0", k_target_moves);
+    const std::vector<std::string> negative_zero = mixes_at("-0", k_target_moves);
     const BoneWorld still = test::world_of(test::posed(loaded->data, zero), "back-shoulder");
     const BoneWorld skipped = test::world_of(test::posed(loaded->data, negative_zero), "back-shoulder");
     EXPECT_TRUE(skipped.a == still.a && skipped.b == still.b && skipped.c == still.c && skipped.d == still.d &&
