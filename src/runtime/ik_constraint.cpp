@@ -14,13 +14,20 @@
 namespace spinegpu::detail {
 namespace {
 
+// Stores `bone`'s applied pose, each value rounded to float as the official runtime's fields are, and returns it.
+inline BoneTransform& set_applied(SkeletonPose& pose, Index bone, double x, double y, double rotation,
+                                  double scale_x, double scale_y, double shear_x, double shear_y) {
+    BoneTransform& t = pose.applied[static_cast<std::size_t>(bone)];
+    t = BoneTransform{static_cast<float>(x), static_cast<float>(y), static_cast<float>(rotation),
+                      static_cast<float>(scale_x), static_cast<float>(scale_y), static_cast<float>(shear_x),
+                      static_cast<float>(shear_y)};
+    return t;
+}
+
 // Sets `bone`'s applied pose and computes its world transform (Spine's Bone.updateWorldTransformWith).
 void pose_bone(SkeletonPose& pose, Index bone, double x, double y, double rotation, double scale_x, double scale_y,
                double shear_x, double shear_y) {
-    pose.applied[static_cast<std::size_t>(bone)] =
-        BoneTransform{static_cast<float>(x), static_cast<float>(y), static_cast<float>(rotation),
-                      static_cast<float>(scale_x), static_cast<float>(scale_y), static_cast<float>(shear_x),
-                      static_cast<float>(shear_y)};
+    set_applied(pose, bone, x, y, rotation, scale_x, scale_y, shear_x, shear_y);
     update_bone_world(pose, bone);
 }
 
@@ -31,12 +38,8 @@ void pose_bone(SkeletonPose& pose, Index bone, double x, double y, double rotati
 [[gnu::always_inline]] inline void pose_normal_bone(SkeletonPose& pose, Index bone, Index parent, double x, double y,
                                                     double rotation, double scale_x, double scale_y, double shear_x,
                                                     double shear_y) {
-    const auto i = static_cast<std::size_t>(bone);
-    BoneTransform& t = pose.applied[i];
-    t = BoneTransform{static_cast<float>(x), static_cast<float>(y), static_cast<float>(rotation),
-                      static_cast<float>(scale_x), static_cast<float>(scale_y), static_cast<float>(shear_x),
-                      static_cast<float>(shear_y)};
-    normal_bone_world(t, pose.world[static_cast<std::size_t>(parent)], pose.world[i]);
+    const BoneTransform& t = set_applied(pose, bone, x, y, rotation, scale_x, scale_y, shear_x, shear_y);
+    normal_bone_world(t, pose.world[static_cast<std::size_t>(parent)], pose.world[static_cast<std::size_t>(bone)]);
 }
 
 double wrap_degrees(double degrees) {

@@ -65,14 +65,9 @@ void attach_new_skin(SkeletonPose& pose, const SkinData* old_skin, const SkinDat
 }  // namespace
 
 Index find_attachment(const SkeletonPose& pose, Index slot, Index attachment_name) {
-    if (attachment_name == k_none) return k_none;
-    if (const SkinData* skin = pose.current_skin()) {
-        const Index found = skin_attachment(*skin, slot, attachment_name);
-        if (found != k_none) return found;
-    }
-    const SkeletonData& data = *pose.data;
-    if (data.default_skin == k_none) return k_none;
-    return skin_attachment(data.skins[static_cast<std::size_t>(data.default_skin)], slot, attachment_name);
+    const Index found = detail::current_skin_attachment_or(pose, slot, attachment_name, k_none);
+    if (found != k_none || attachment_name == k_none) return found;
+    return pose.data->find_skin_attachment(pose.data->default_skin, slot, attachment_name);
 }
 
 Index detail::current_skin_attachment_or(const SkeletonPose& pose, Index slot, Index attachment_name,
