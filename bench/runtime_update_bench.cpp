@@ -117,7 +117,7 @@ void advance_in_update_order(spinegpu::Crowd& crowd, const spinegpu::FrameStep& 
 void update_crowd(benchmark::State& bench, const std::string& relative, bool in_update_order) {
     spinegpu::Result<spinegpu::SkeletonData> data = load_example(bench, relative);
     if (!data) return;
-    constexpr int k_characters = 1000;
+    const int k_characters = static_cast<int>(bench.range(0));
     const spinegpu::FrameStep step{1.0 / 60, spinegpu::Physics::update};
     std::mt19937 random(1234);  // the same animations and phases as update_characters
     spinegpu::Crowd crowd;
@@ -153,13 +153,26 @@ BENCHMARK_CAPTURE(update_characters, raptor_pro, "raptor/raptor-pro.skel")->Unit
 BENCHMARK_CAPTURE(update_characters, celestial_circus_pro, "celestial-circus/celestial-circus-pro.skel")
     ->Unit(benchmark::kMillisecond);
 
-BENCHMARK_CAPTURE(crowd_in_index_order, spineboy_pro, "spineboy/spineboy-pro.skel")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(crowd_in_update_order, spineboy_pro, "spineboy/spineboy-pro.skel")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(crowd_in_index_order, raptor_pro, "raptor/raptor-pro.skel")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(crowd_in_update_order, raptor_pro, "raptor/raptor-pro.skel")->Unit(benchmark::kMillisecond);
+// Crowd sizes: 1,000 as above; spineboy-pro also from a crowd whose poses fit one core's L2 (32 characters, about
+// 0.6 MB) to 8,000 (about 150 MB), to show what memory costs per character.
+BENCHMARK_CAPTURE(crowd_in_index_order, spineboy_pro, "spineboy/spineboy-pro.skel")
+    ->Arg(1000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(crowd_in_update_order, spineboy_pro, "spineboy/spineboy-pro.skel")
+    ->Arg(32)
+    ->Arg(128)
+    ->Arg(1000)
+    ->Arg(8000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(crowd_in_index_order, raptor_pro, "raptor/raptor-pro.skel")->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(crowd_in_update_order, raptor_pro, "raptor/raptor-pro.skel")
+    ->Arg(1000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(crowd_in_index_order, celestial_circus_pro, "celestial-circus/celestial-circus-pro.skel")
+    ->Arg(1000)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(crowd_in_update_order, celestial_circus_pro, "celestial-circus/celestial-circus-pro.skel")
+    ->Arg(1000)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

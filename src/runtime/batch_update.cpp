@@ -3,10 +3,12 @@
 #include "spinegpu/runtime/batch_update.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <utility>
 
 #include "batch_tbb.hpp"
+#include "world_group.hpp"
 
 namespace spinegpu {
 
@@ -68,12 +70,25 @@ void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::s
     assert(end <= order.size());
     UpdateOrder& keys = crowd.update_order();
     std::uint32_t changes = 0;
-    for (std::size_t k = begin; k < end; ++k) {
-        const CharacterIndex i = order[k];
-        SkeletonPose& pose = crowd.pose(i);
-        AnimationState& state = crowd.state(i);
-        update_character(pose, state, step);
-        changes += keys.record(i, pose, state);
+    // Consecutive characters with one update cache (the order groups characters by skeleton) take their world
+    // transforms together; everything else is each character's own, in order.
+    std::array<SkeletonPose*, detail::k_world_group_size> group;
+    for (std::size_t k = begin; k < end;) {
+        std::size_t count = 0;
+        const std::size_t first = k;
+        do {
+            const CharacterIndex i = order[k];
+            SkeletonPose& pose = crowd.pose(i);
+            if (count != 0 && !detail::share_update_cache(*group[0], pose)) break;
+            AnimationState& state = crowd.state(i);
+            state.update(step.dt);
+            state.apply(pose);
+            update_time(pose, step.dt);
+            group[count++] = &pose;
+        } while (++k < end && count < group.size());
+        detail::update_world_transforms(std::span(group.data(), count), step.physics);
+        for (std::size_t g = first; g < k; ++g)
+            changes += keys.record(order[g], crowd.pose(order[g]), crowd.state(order[g]));
     }
     if (changes != 0) keys.add_changes(changes);
 }

@@ -20,55 +20,61 @@ namespace trig {
 // The high 32 bits of a double (sign, exponent, top of the mantissa), as fdlibm's GET_HIGH_WORD.
 inline std::int32_t high_word(double x) { return static_cast<std::int32_t>(std::bit_cast<std::uint64_t>(x) >> 32); }
 
-// k_sin.c: sin(x + y) for |x| <= pi/4, y the tail of x.
-inline double kernel_sin(double x, double y) {
+// k_sin.c: sin(x + y) for |x| <= pi/4, y the tail of x, into `out`. A template so that world_group.cpp evaluates
+// the same expression on four lanes (T a GCC vector of doubles: each operation is the scalar one, lane by lane); the
+// vectors go by reference, since this function has no AVX target of its own to pass them in registers.
+template <class T>
+[[gnu::always_inline]] inline void kernel_sin(const T& x, const T& y, T& out) {
     constexpr double S1 = -1.66666666666666324348e-01, S2 = 8.33333333332248946124e-03,
                      S3 = -1.98412698298579493134e-04, S4 = 2.75573137070700676789e-06,
                      S5 = -2.50507602534068634195e-08, S6 = 1.58969099521155010221e-10;
-    const double z = x * x, w = z * z;
-    const double r = S2 + z * (S3 + z * S4) + z * w * (S5 + z * S6);
-    const double v = z * x;
-    return x - ((z * (0.5 * y - v * r) - y) - v * S1);
+    const T z = x * x, w = z * z;
+    const T r = S2 + z * (S3 + z * S4) + z * w * (S5 + z * S6);
+    const T v = z * x;
+    out = x - ((z * (0.5 * y - v * r) - y) - v * S1);
 }
 
-// k_cos.c: cos(x + y) for |x| <= pi/4, y the tail of x.
-inline double kernel_cos(double x, double y) {
+// k_cos.c: cos(x + y) for |x| <= pi/4, y the tail of x, into `out` (a template as kernel_sin).
+template <class T>
+[[gnu::always_inline]] inline void kernel_cos(const T& x, const T& y, T& out) {
     constexpr double C1 = 4.16666666666666019037e-02, C2 = -1.38888888888741095749e-03,
                      C3 = 2.48015872894767294178e-05, C4 = -2.75573143513906633035e-07,
                      C5 = 2.08757232129817482790e-09, C6 = -1.13596475577881948265e-11;
-    const double z = x * x, w = z * z;
-    const double r = z * (C1 + z * (C2 + z * C3)) + w * w * (C4 + z * (C5 + z * C6));
-    const double hz = 0.5 * z, v = 1.0 - hz;
-    return v + (((1.0 - v) - hz) + (z * r - x * y));
+    const T z = x * x, w = z * z;
+    const T r = z * (C1 + z * (C2 + z * C3)) + w * w * (C4 + z * (C5 + z * C6));
+    const T hz = 0.5 * z, v = 1.0 - hz;
+    out = v + (((1.0 - v) - hz) + (z * r - x * y));
 }
 
-// e_rem_pio2.c's medium-size reduction: x - n * pi/2 as y0 + y1, returns n. Precondition: |x| < 2^19 * pi/2.
+// e_rem_pio2.c's constants: 2/pi, pi/2 in three parts and their tails, and 1.5 * 2^52 (adding it pushes the fraction
+// out of the mantissa: round to nearest integer without a libm call).
+inline constexpr double k_invpio2 = 6.36619772367581382433e-01;
+inline constexpr double k_pio2_1 = 1.57079632673412561417e+00, k_pio2_1t = 6.07710050650619224932e-11;
+inline constexpr double k_pio2_2 = 6.07710050630396597660e-11, k_pio2_2t = 2.02226624879595063154e-21;
+inline constexpr double k_pio2_3 = 2.02226624871116645580e-21, k_pio2_3t = 8.47842766036889956997e-32;
+inline constexpr double k_round_shift = 6755399441055744.0;
+
+// e_rem_pio2.c's medium-size reduction: x - n * pi/2 as y0 + y1, returns n. Precondition: |x| < 2^20 * pi/2.
 inline int rem_pio2(double x, double& y0, double& y1) {
-    constexpr double invpio2 = 6.36619772367581382433e-01;
-    constexpr double pio2_1 = 1.57079632673412561417e+00, pio2_1t = 6.07710050650619224932e-11;
-    constexpr double pio2_2 = 6.07710050630396597660e-11, pio2_2t = 2.02226624879595063154e-21;
-    constexpr double pio2_3 = 2.02226624871116645580e-21, pio2_3t = 8.47842766036889956997e-32;
-    // Round to nearest integer without a libm call: adding 1.5 * 2^52 pushes the fraction out of the mantissa.
-    constexpr double shift = 6755399441055744.0;
-    const double fn = (x * invpio2 + shift) - shift;
+    const double fn = (x * k_invpio2 + k_round_shift) - k_round_shift;
     const int n = static_cast<int>(fn);
-    double r = x - fn * pio2_1;
-    double w = fn * pio2_1t;  // first round: good to 85 bits
+    double r = x - fn * k_pio2_1;
+    double w = fn * k_pio2_1t;  // first round: good to 85 bits
     const int j = (high_word(x) >> 20) & 0x7ff;
     y0 = r - w;
     if (j - ((high_word(y0) >> 20) & 0x7ff) > 16) {
         // x is close to a multiple of pi/2: cancellation; a second round is good to 118 bits.
         double t = r;
-        w = fn * pio2_2;
+        w = fn * k_pio2_2;
         r = t - w;
-        w = fn * pio2_2t - ((t - r) - w);
+        w = fn * k_pio2_2t - ((t - r) - w);
         y0 = r - w;
         if (j - ((high_word(y0) >> 20) & 0x7ff) > 49) {
             // A third round, good to 151 bits, covers every double in range.
             t = r;
-            w = fn * pio2_3;
+            w = fn * k_pio2_3;
             r = t - w;
-            w = fn * pio2_3t - ((t - r) - w);
+            w = fn * k_pio2_3t - ((t - r) - w);
             y0 = r - w;
         }
     }
@@ -87,18 +93,20 @@ inline void fast_sincos(double x, double& sin_x, double& cos_x) {
             cos_x = 1.0;
             return;
         }
-        sin_x = trig::kernel_sin(x, 0.0);
-        cos_x = trig::kernel_cos(x, 0.0);
+        trig::kernel_sin(x, 0.0, sin_x);
+        trig::kernel_cos(x, 0.0, cos_x);
         return;
     }
-    if (ix >= 0x413921fb) {  // |x| >= 2^19 * pi/2 (or not finite): far outside any pose's angles
+    if (ix >= 0x413921fb) {  // |x| >= 2^20 * pi/2 (or not finite): far outside any pose's angles
         sin_x = std::sin(x);
         cos_x = std::cos(x);
         return;
     }
     double y0, y1;
     const int n = trig::rem_pio2(x, y0, y1);
-    const double s = trig::kernel_sin(y0, y1), c = trig::kernel_cos(y0, y1);
+    double s, c;
+    trig::kernel_sin(y0, y1, s);
+    trig::kernel_cos(y0, y1, c);
     switch (n & 3) {
         case 0: sin_x = s; cos_x = c; break;
         case 1: sin_x = c; cos_x = -s; break;

@@ -6,8 +6,8 @@
 #include <cassert>
 
 #include "attachment_lookup.hpp"
-#include "bone_world.hpp"
 #include "constraints.hpp"
+#include "update_steps.hpp"
 
 namespace spinegpu {
 namespace {
@@ -171,37 +171,10 @@ void update_world_transform(SkeletonPose& pose, Physics physics) {
     const UpdateStep* const end = step + pose.update_cache.size();
     while (step != end) {
         if (step->kind == UpdateStep::Kind::bone) {
-            // A run of bone steps, the common case inline. Constraints run only between runs and never resize the
-            // pose's arrays, so their pointers are read once per run instead of once per bone.
-            const BoneTransform* applied = pose.applied.data();
-            const Inherit* inherit = pose.inherit.data();
-            BoneWorld* world = pose.world.data();
-            BoneAngleCache* angle = pose.bone_angle.data();
-            do {
-                const auto i = static_cast<std::size_t>(step->index);
-                const Index parent = step->parent;
-                if (parent != k_none && inherit[i] == Inherit::normal)
-                    detail::normal_bone_world(applied[i], world[static_cast<std::size_t>(parent)], world[i], angle[i]);
-                else
-                    update_bone_world(pose, step->index);
-            } while (++step != end && step->kind == UpdateStep::Kind::bone);
+            step = detail::pose_bone_run(pose, step, end);
             continue;
         }
-        switch (step->kind) {
-        case UpdateStep::Kind::bone: break;
-        case UpdateStep::Kind::ik:
-            detail::apply_ik_constraint(pose, step->index, physics);
-            break;
-        case UpdateStep::Kind::transform:
-            detail::apply_transform_constraint(pose, step->index, physics, step->update_applied);
-            break;
-        case UpdateStep::Kind::path:
-            detail::apply_path_constraint(pose, step->index, physics, step->update_applied);
-            break;
-        case UpdateStep::Kind::physics:
-            detail::apply_physics_constraint(pose, step->index, physics, step->update_applied);
-            break;
-        }
+        detail::apply_constraint_step(pose, *step, physics);
         ++step;
     }
 }

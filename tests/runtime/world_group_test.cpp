@@ -1,0 +1,223 @@
+// World transforms of a group of poses at once (src/runtime/world_group.hpp) against one pose at a time: the AVX2
+// sine and cosine give fast_sincos's bits for every range of angle, and groups of 2 to 4 poses of every example
+// skeleton, playing different animations with different skins, give update_world_transform's bits, also when the
+// lanes disagree (another inherit mode in one lane, unequal shears, angles for libm, NaN).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../../src/runtime/fast_trig.hpp"
+#include "../../src/runtime/world_group.hpp"
+#include "spinegpu/data/skeleton_loader.hpp"
+#include "spinegpu/runtime/animation_state.hpp"
+#include "spinegpu/runtime/skeleton_pose.hpp"
+#include "test_support.hpp"
+
+namespace spinegpu {
+namespace {
+
+std::uint64_t bits(double v) { return std::bit_cast<std::uint64_t>(v); }
+std::uint32_t bits(float v) { return std::bit_cast<std::uint32_t>(v); }
+
+// Angles of every kind fast_sincos tells apart: unreduced (|x| <= pi/4, tiny, signed zeros, subnormals), at the
+// boundaries of those ranges, near multiples of pi/2 (the reduction's second and third rounds), ordinary pose
+// angles, and the largest it reduces itself.
+std::vector<double> test_angles() {
+    std::vector<double> angles = {0.0, -0.0, 5e-324, -5e-324, 1e-300, 0x1p-28, -0x1p-28, 0x1p-27, 0x1p-26, 0.5, -0.5,
+                                  0x1.921fb54442d18p-1, 0x1.921fbffffffffp-1, 0x1.921fc00000000p-1, -0x1.921fcp-1,
+                                  std::acos(-1.0), std::acos(-1.0) / 2, 0x1.921fb54442d18p+19, 0x1.921fap+20};
+    std::mt19937_64 random(11);
+    std::uniform_real_distribution<double> pose(-720.0, 720.0), wide(-5e5, 5e5), unit(-1.0, 1.0);
+    const double pi_2 = std::acos(-1.0) / 2;
+    for (int n = 0; n < 200000; ++n) angles.push_back(pose(random) * (std::acos(-1.0) / 180));
+    for (int n = 0; n < 50000; ++n) angles.push_back(wide(random));
+    for (int n = 0; n < 50000; ++n) {
+        // k * pi/2 to the nearest double and its neighbours: cancellation in the first round.
+        const double k = std::floor(unit(random) * 300000);
+        double x = k * pi_2;
+        const int step = static_cast<int>(random() % 7) - 3;
+        for (int s = 0; s < std::abs(step); ++s) x = std::nextafter(x, step > 0 ? 1e300 : -1e300);
+        angles.push_back(x);
+    }
+    for (int n = 0; n < 20000; ++n) angles.push_back(std::ldexp(unit(random), -static_cast<int>(random() % 60)));
+    return angles;
+}
+
+TEST(WorldGroup, sincos_of_four_lanes_gives_fast_sincos_bits_for_every_range_of_angle) {
+    if (!detail::world_group_simd_available()) GTEST_SKIP() << "no AVX2 on this CPU, or a SPINEGPU_SCALAR build";
+    const std::vector<double> angles = test_angles();
+    std::size_t declined = 0;
+    for (std::size_t n = 0; n + 4 <= angles.size(); n += 4) {
+        double s[4], c[4];
+        ASSERT_TRUE(detail::sincos_4(&angles[n], s, c)) << "angles from " << angles[n];
+        for (int k = 0; k < 4; ++k) {
+            double es, ec;
+            detail::fast_sincos(angles[n + k], es, ec);
+            ASSERT_EQ(bits(s[k]), bits(es)) << "sin " << angles[n + k];
+            ASSERT_EQ(bits(c[k]), bits(ec)) << "cos " << angles[n + k];
+        }
+    }
+    // Angles for libm (at and past 2^20 pi/2, infinities, NaN) decline, whichever lane holds them.
+    for (double outside : {0x1.921fb6p+20, 1e10, std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+        for (int lane = 0; lane < 4; ++lane) {
+            double x[4] = {0.1, 0.2, 0.3, 0.4}, s[4], c[4];
+            x[lane] = outside;
+            if (!detail::sincos_4(x, s, c)) ++declined;
+        }
+    }
+    EXPECT_EQ(declined, 20u);
+}
+
+// Two identical sets of poses of one skeleton, stepped by one animation state each: `grouped` through
+// update_world_transforms in groups of `group_size`, `single` one pose at a time.
+struct Twins {
+    std::vector<SkeletonPose> grouped, single;
+    std::vector<std::unique_ptr<AnimationState>> grouped_states, single_states;
+};
+
+Twins make_twins(const SkeletonData& data, std::size_t count, std::mt19937& random) {
+    Twins t;
+    const auto skin = data.skins.size() > 1 ? static_cast<Index>(random() % data.skins.size()) : k_none;
+    for (std::size_t i = 0; i < count; ++i) {
+        for (int twin = 0; twin < 2; ++twin) {
+            SkeletonPose pose = create_pose(data);
+            if (skin != k_none) set_skin(pose, skin);
+            set_to_setup_pose(pose);
+            (twin == 0 ? t.grouped : t.single).push_back(std::move(pose));
+        }
+        const auto animation = static_cast<Index>((i * 7 + random()) % data.animations.size());
+        const float duration = data.animations[static_cast<std::size_t>(animation)].duration;
+        const double phase = duration * static_cast<double>(random() % 1000) / 1000.0;
+        for (auto* states : {&t.grouped_states, &t.single_states}) {
+            states->push_back(std::make_unique<AnimationState>(data));
+            const TrackEntryId id = states->back()->set_animation(0, animation, true);
+            states->back()->entry(id)->track_time = phase;
+        }
+    }
+    return t;
+}
+
+// The first bone of `a` whose world transform or applied pose differs in any bit from `b`'s, or -1.
+int first_different_bone(const SkeletonPose& a, const SkeletonPose& b) {
+    for (std::size_t i = 0; i < a.world.size(); ++i) {
+        const BoneWorld &x = a.world[i], &y = b.world[i];
+        const BoneTransform &p = a.applied[i], &q = b.applied[i];
+        const float fx[] = {x.a, x.b, x.c, x.d, x.x, x.y, p.x, p.y, p.rotation, p.scale_x, p.scale_y, p.shear_x,
+                            p.shear_y};
+        const float fy[] = {y.a, y.b, y.c, y.d, y.x, y.y, q.x, q.y, q.rotation, q.scale_x, q.scale_y, q.shear_x,
+                            q.shear_y};
+        for (std::size_t k = 0; k < std::size(fx); ++k)
+            if (bits(fx[k]) != bits(fy[k]) && !(std::isnan(fx[k]) && std::isnan(fy[k]))) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+// Steps both twins `frames` times; `disturb` may change a pose (the same way in both twins) before each world update.
+template <class Disturb>
+void expect_grouped_equals_single(const std::string& name, Twins& t, std::size_t group_size, int frames,
+                                  Disturb disturb) {
+    constexpr double k_dt = 1.0 / 60;
+    for (int frame = 0; frame < frames; ++frame) {
+        for (std::size_t i = 0; i < t.single.size(); ++i) {
+            for (int twin = 0; twin < 2; ++twin) {
+                SkeletonPose& pose = twin == 0 ? t.grouped[i] : t.single[i];
+                AnimationState& state = twin == 0 ? *t.grouped_states[i] : *t.single_states[i];
+                state.update(k_dt);
+                state.apply(pose);
+                update_time(pose, k_dt);
+                disturb(pose, i, frame);
+            }
+            update_world_transform(t.single[i], Physics::update);
+        }
+        for (std::size_t first = 0; first < t.grouped.size(); first += group_size) {
+            std::vector<SkeletonPose*> group;
+            for (std::size_t i = first; i < std::min(first + group_size, t.grouped.size()); ++i) {
+                ASSERT_TRUE(detail::share_update_cache(t.grouped[first], t.grouped[i]));
+                group.push_back(&t.grouped[i]);
+            }
+            detail::update_world_transforms(group, Physics::update);
+        }
+        for (std::size_t i = 0; i < t.single.size(); ++i) {
+            const int bone = first_different_bone(t.grouped[i], t.single[i]);
+            ASSERT_EQ(bone, -1) << name << ", groups of " << group_size << ", pose " << i << ", frame " << frame;
+        }
+    }
+}
+
+std::vector<std::filesystem::path> binary_exports() {
+    std::vector<std::filesystem::path> out;
+    for (const test::ExampleSkeleton& e : test::example_skeletons()) out.push_back(e.binary);
+    return out;
+}
+
+TEST(WorldGroup, groups_of_poses_get_the_bits_of_one_pose_at_a_time_for_every_example) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    std::mt19937 random(5);
+    std::size_t compared = 0;
+    for (const std::filesystem::path& file : binary_exports()) {
+        Result<SkeletonData> data = load_skeleton_file(file.string());
+        ASSERT_TRUE(data) << data.error().message();
+        for (std::size_t group_size : {2u, 3u, 4u}) {
+            Twins t = make_twins(*data, 12, random);
+            expect_grouped_equals_single(file.filename().string(), t, group_size, 40,
+                                         [](SkeletonPose&, std::size_t, int) {});
+            compared += t.single.size();
+        }
+    }
+    EXPECT_GT(compared, 0u);
+}
+
+TEST(WorldGroup, lanes_that_disagree_get_the_bits_of_one_pose_at_a_time) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    Result<SkeletonData> data = load_skeleton_file((test::examples_dir() / "spineboy/spineboy-pro.skel").string());
+    ASSERT_TRUE(data) << data.error().message();
+    std::mt19937 random(9);
+    Twins t = make_twins(*data, 8, random);
+    const std::size_t bones = data->bones.size();
+    // Per pose and frame, one change to one bone: another inherit mode, unequal shears, an angle beyond what
+    // fast_sincos reduces or one of many turns, a NaN shear, a tiny or negative-zero angle.
+    const auto disturb = [&](SkeletonPose& pose, std::size_t i, int frame) {
+        const std::size_t bone = 1 + (i * 13 + static_cast<std::size_t>(frame) * 7) % (bones - 1);
+        BoneTransform& local = pose.local[bone];
+        switch ((i + static_cast<std::size_t>(frame)) % 7) {
+        case 0: pose.inherit[bone] = Inherit::no_scale; break;
+        case 1: local.shear_y = local.shear_x + 3.5f; break;
+        case 2: local.rotation = 4e9f; break;  // beyond 2^20 pi/2 radians: libm
+        case 3: local.shear_x = std::numeric_limits<float>::quiet_NaN(); break;
+        case 4: local.rotation = -0.0f; local.shear_x = 0.0f; break;
+        case 5: local.rotation = 4e7f; break;  // reduced, with many turns
+        case 6: local.rotation = 1e-30f; break;
+        }
+    };
+    expect_grouped_equals_single("spineboy-pro, disturbed", t, 4, 30, disturb);
+}
+
+TEST(WorldGroup, poses_share_an_update_cache_only_with_the_same_skeleton_and_skin) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const std::filesystem::path dir = test::examples_dir();
+    Result<SkeletonData> a = load_skeleton_file((dir / "mix-and-match/mix-and-match-pro.skel").string());
+    Result<SkeletonData> b = load_skeleton_file((dir / "spineboy/spineboy-pro.skel").string());
+    ASSERT_TRUE(a && b);
+    SkeletonPose p = create_pose(*a), q = create_pose(*a), other = create_pose(*b);
+    EXPECT_TRUE(detail::share_update_cache(p, q));
+    EXPECT_FALSE(detail::share_update_cache(p, other));
+    set_skin(q, 1);
+    EXPECT_FALSE(detail::share_update_cache(p, q));
+    set_skin(p, 1);
+    EXPECT_TRUE(detail::share_update_cache(p, q));
+    const Index skins[] = {1, 2};
+    set_combined_skin(p, skins);
+    set_combined_skin(q, skins);
+    EXPECT_FALSE(detail::share_update_cache(p, q));  // each combined skin is the pose's own
+}
+
+}  // namespace
+}  // namespace spinegpu
