@@ -1,19 +1,74 @@
 // libFuzzer target: whatever the skeleton loaders accept, the runtime must pose without a crash, an out-of-bounds
 // access, undefined behaviour, a leak or a hang. For an accepted skeleton it poses the setup pose, then for some of
 // its skins and animations a few frames each (AnimationState update and apply, world transforms with physics), and
-// computes the world vertices of every vertex attachment shown (meshes, with deform and weights).
+// computes the world vertices of every vertex attachment shown (meshes, with deform and weights). Then it poses three
+// characters of the skeleton together (the crowd update's grouped world transforms, src/runtime/world_group.hpp) next
+// to the same three one at a time, and traps when a bit differs: the lanes must give update_world_transform's result
+// for any skeleton.
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
 #include "fuzz_skeleton_input.hpp"
 
+#include "../src/runtime/world_group.hpp"
 #include "spinegpu/runtime/animation_state.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
 namespace {
+
+// Whether two floats are the same bits, or both NaN (which NaN an x86 operation passes on may depend on the operand
+// order the compiler picks).
+bool same(float a, float b) {
+    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b) || (std::isnan(a) && std::isnan(b));
+}
+
+// Three characters playing different animations (with the first skin, if any), posed by update_world_transforms and
+// by update_world_transform, compared bit for bit each frame.
+void check_grouped_world_transforms(const spinegpu::SkeletonData& data) {
+    constexpr std::size_t k_count = 3;
+    constexpr double k_dt = 1.0 / 30;
+    std::vector<spinegpu::SkeletonPose> grouped, single;
+    std::vector<std::unique_ptr<spinegpu::AnimationState>> states;
+    for (std::size_t i = 0; i < 2 * k_count; ++i) {
+        spinegpu::SkeletonPose pose = spinegpu::create_pose(data);
+        if (!data.skins.empty()) spinegpu::set_skin(pose, 0);
+        spinegpu::set_to_setup_pose(pose);
+        (i < k_count ? grouped : single).push_back(std::move(pose));
+        states.push_back(std::make_unique<spinegpu::AnimationState>(data));
+        if (!data.animations.empty())
+            states.back()->set_animation(0, static_cast<spinegpu::Index>(i % k_count % data.animations.size()), true);
+    }
+    std::array<spinegpu::SkeletonPose*, k_count> group;
+    for (int frame = 0; frame < 4; ++frame) {
+        for (std::size_t i = 0; i < 2 * k_count; ++i) {
+            spinegpu::SkeletonPose& pose = i < k_count ? grouped[i] : single[i - k_count];
+            states[i]->update(k_dt);
+            states[i]->apply(pose);
+            spinegpu::update_time(pose, k_dt);
+            states[i]->notifications.clear();
+        }
+        for (std::size_t i = 0; i < k_count; ++i) {
+            spinegpu::update_world_transform(single[i], spinegpu::Physics::update);
+            group[i] = &grouped[i];
+        }
+        spinegpu::detail::update_world_transforms(group, spinegpu::Physics::update);
+        for (std::size_t i = 0; i < k_count; ++i) {
+            for (std::size_t b = 0; b < data.bones.size(); ++b) {
+                const spinegpu::BoneWorld &x = grouped[i].world[b], &y = single[i].world[b];
+                if (!same(x.a, y.a) || !same(x.b, y.b) || !same(x.c, y.c) || !same(x.d, y.d) || !same(x.x, y.x) ||
+                    !same(x.y, y.y))
+                    __builtin_trap();
+            }
+        }
+    }
+}
 
 // Computes the world vertices of every slot showing a vertex attachment (regions need an atlas: not here).
 void pose_vertices(const spinegpu::SkeletonPose& pose, std::vector<float>& scratch) {
@@ -70,5 +125,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
             pose_vertices(pose, scratch);
         }
     }
+    check_grouped_world_transforms(data);
     return 0;
 }

@@ -5,13 +5,14 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
 #include "update_steps.hpp"
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(SPINEGPU_SCALAR)
+// x86-64 only: on 32-bit x86 the scalar reference may compute in x87 registers with more precision than the lanes.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(SPINEGPU_SCALAR)
 #include <immintrin.h>
 #define SPINEGPU_WORLD_GROUP_AVX2 1
 #endif
@@ -19,8 +20,17 @@
 namespace spinegpu::detail {
 
 bool share_update_cache(const SkeletonPose& a, const SkeletonPose& b) {
-    return a.data == b.data && a.skin == b.skin && a.skin != SkeletonPose::k_custom_skin &&
-           a.update_cache.size() == b.update_cache.size();
+    if (a.data != b.data || a.skin != b.skin || a.skin == SkeletonPose::k_custom_skin ||
+        a.update_cache.size() != b.update_cache.size())
+        return false;
+    // Path constraints also sort the bones of the path attachment their slot shows when the cache is built: only
+    // there can two poses with one skin have different caches.
+    if (a.data->path_constraints.empty()) return true;
+    return std::equal(a.update_cache.begin(), a.update_cache.end(), b.update_cache.begin(),
+                      [](const UpdateStep& x, const UpdateStep& y) {
+                          return x.kind == y.kind && x.update_applied == y.update_applied && x.index == y.index &&
+                                 x.parent == y.parent;
+                      });
 }
 
 namespace {
@@ -131,7 +141,7 @@ SPINEGPU_AVX2 inline void sincos_where(I4 mask, D4 x, D4& sin_x, D4& cos_x) {
 // The per-pose arrays of the group's four lanes (a group of fewer poses repeats its last pose: the repeated lane
 // computes and stores the same bits again).
 struct Lanes {
-    BoneTransform* applied[4];
+    const BoneTransform* applied[4];
     const Inherit* inherit[4];
     BoneWorld* world[4];
     BoneAngleCache* angle[4];
@@ -140,35 +150,45 @@ struct Lanes {
 // Four floats at `p` (any alignment).
 SPINEGPU_AVX2 inline __m128 load4(const float* p) { return _mm_loadu_ps(p); }
 
-// Two floats at `p` in the low half.
+// Two floats at `p` in the low half (through an integer load, which may alias anything).
 SPINEGPU_AVX2 inline __m128 load2(const float* p) {
-    return _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(p)));
+    return _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
 }
 
 SPINEGPU_AVX2 inline D4 widen(__m128 v) { return D4(_mm256_cvtps_pd(v)); }
 
+// The layout compose_normal_lanes loads and stores with four-float and two-float moves.
+static_assert(offsetof(BoneTransform, x) == 0 && offsetof(BoneTransform, y) == 4 &&
+              offsetof(BoneTransform, rotation) == 8 && offsetof(BoneTransform, scale_x) == 12 &&
+              offsetof(BoneTransform, scale_y) == 16 && offsetof(BoneTransform, shear_x) == 20 &&
+              offsetof(BoneTransform, shear_y) == 24 && sizeof(BoneTransform) == 28);
+static_assert(offsetof(BoneWorld, a) == 0 && offsetof(BoneWorld, b) == 4 && offsetof(BoneWorld, c) == 8 &&
+              offsetof(BoneWorld, d) == 12 && offsetof(BoneWorld, x) == 16 && offsetof(BoneWorld, y) == 20);
+
 // normal_bone_world (the form with the angle cache) of bone `i` under `parent` in each lane, lane by lane the same
 // operations as compose_normal_sse2 and fast_sincos.
-SPINEGPU_AVX2 void compose_normal_lanes(const Lanes& l, std::size_t i, std::size_t parent) {
+SPINEGPU_AVX2 void compose_normal_lanes(const Lanes& lanes, std::size_t i, std::size_t parent) {
     // Applied poses, transposed: (x, y, rotation, scale x) and (scale x, scale y, shear x, shear y) per lane.
-    __m128 tx = load4(&l.applied[0][i].x), ty = load4(&l.applied[1][i].x), rot = load4(&l.applied[2][i].x),
-           sx = load4(&l.applied[3][i].x);
+    __m128 tx = load4(&lanes.applied[0][i].x), ty = load4(&lanes.applied[1][i].x), rot = load4(&lanes.applied[2][i].x),
+           sx = load4(&lanes.applied[3][i].x);
     _MM_TRANSPOSE4_PS(tx, ty, rot, sx);
-    __m128 sx2 = load4(&l.applied[0][i].scale_x), sy = load4(&l.applied[1][i].scale_x),
-           shx = load4(&l.applied[2][i].scale_x), shy = load4(&l.applied[3][i].scale_x);
+    __m128 sx2 = load4(&lanes.applied[0][i].scale_x), sy = load4(&lanes.applied[1][i].scale_x),
+           shx = load4(&lanes.applied[2][i].scale_x), shy = load4(&lanes.applied[3][i].scale_x);
     _MM_TRANSPOSE4_PS(sx2, sy, shx, shy);
 
     // The x axis: the cached sine and cosine where the angle is unchanged.
     const D4 rotation = widen(rot), shear_x = widen(shx);
     const D4 angle = rotation + shear_x;
-    const BoneAngleCache &c0 = l.angle[0][i], &c1 = l.angle[1][i], &c2 = l.angle[2][i], &c3 = l.angle[3][i];
+    const BoneAngleCache &c0 = lanes.angle[0][i], &c1 = lanes.angle[1][i], &c2 = lanes.angle[2][i], &c3 = lanes.angle[3][i];
     D4 sin_x = {c0.sin, c1.sin, c2.sin, c3.sin};
     D4 cos_x = {c0.cos, c1.cos, c2.cos, c3.cos};
     const D4 cached = {c0.angle, c1.angle, c2.angle, c3.angle};
     const I4 changed = angle != cached;
     if (any(changed)) {
         sincos_where(changed, angle * k_deg_rad, sin_x, cos_x);
-        for (int k = 0; k < 4; ++k) l.angle[k][i] = BoneAngleCache{angle[k], sin_x[k], cos_x[k]};
+        // Only changed lanes store: an unchanged lane's key may differ in the sign of a zero, as in the scalar test.
+        for (int k = 0; k < 4; ++k)
+            if (changed[k] != 0) lanes.angle[k][i] = BoneAngleCache{angle[k], sin_x[k], cos_x[k]};
     }
 
     // The y axis: the x axis turned by the runtime's 90 degrees where shear x equals shear y, its own angle elsewhere.
@@ -181,11 +201,11 @@ SPINEGPU_AVX2 void compose_normal_lanes(const Lanes& l, std::size_t i, std::size
     const D4 la = cos_x * scale_x, lb = cos_y * scale_y, lc = sin_x * scale_x, ld = sin_y * scale_y;
 
     // Parent world transforms, transposed.
-    __m128 pa = load4(&l.world[0][parent].a), pb = load4(&l.world[1][parent].a), pc = load4(&l.world[2][parent].a),
-           pd = load4(&l.world[3][parent].a);
+    __m128 pa = load4(&lanes.world[0][parent].a), pb = load4(&lanes.world[1][parent].a), pc = load4(&lanes.world[2][parent].a),
+           pd = load4(&lanes.world[3][parent].a);
     _MM_TRANSPOSE4_PS(pa, pb, pc, pd);
-    const __m128 xy01 = _mm_movelh_ps(load2(&l.world[0][parent].x), load2(&l.world[1][parent].x));
-    const __m128 xy23 = _mm_movelh_ps(load2(&l.world[2][parent].x), load2(&l.world[3][parent].x));
+    const __m128 xy01 = _mm_movelh_ps(load2(&lanes.world[0][parent].x), load2(&lanes.world[1][parent].x));
+    const __m128 xy23 = _mm_movelh_ps(load2(&lanes.world[2][parent].x), load2(&lanes.world[3][parent].x));
     const D4 px = widen(_mm_shuffle_ps(xy01, xy23, _MM_SHUFFLE(2, 0, 2, 0)));
     const D4 py = widen(_mm_shuffle_ps(xy01, xy23, _MM_SHUFFLE(3, 1, 3, 1)));
     const D4 a = widen(pa), b = widen(pb), c = widen(pc), d = widen(pd);
@@ -198,26 +218,26 @@ SPINEGPU_AVX2 void compose_normal_lanes(const Lanes& l, std::size_t i, std::size
     const __m128 wx = _mm256_cvtpd_ps(__m256d(a * x + b * y + px));
     const __m128 wy = _mm256_cvtpd_ps(__m256d(c * x + d * y + py));
     _MM_TRANSPOSE4_PS(wa, wb, wc, wd);
-    _mm_storeu_ps(&l.world[0][i].a, wa);
-    _mm_storeu_ps(&l.world[1][i].a, wb);
-    _mm_storeu_ps(&l.world[2][i].a, wc);
-    _mm_storeu_ps(&l.world[3][i].a, wd);
+    _mm_storeu_ps(&lanes.world[0][i].a, wa);
+    _mm_storeu_ps(&lanes.world[1][i].a, wb);
+    _mm_storeu_ps(&lanes.world[2][i].a, wc);
+    _mm_storeu_ps(&lanes.world[3][i].a, wd);
     const __m128 out01 = _mm_unpacklo_ps(wx, wy), out23 = _mm_unpackhi_ps(wx, wy);
-    _mm_storel_pi(reinterpret_cast<__m64*>(&l.world[0][i].x), out01);
-    _mm_storeh_pi(reinterpret_cast<__m64*>(&l.world[1][i].x), out01);
-    _mm_storel_pi(reinterpret_cast<__m64*>(&l.world[2][i].x), out23);
-    _mm_storeh_pi(reinterpret_cast<__m64*>(&l.world[3][i].x), out23);
+    _mm_storel_pi(reinterpret_cast<__m64*>(&lanes.world[0][i].x), out01);
+    _mm_storeh_pi(reinterpret_cast<__m64*>(&lanes.world[1][i].x), out01);
+    _mm_storel_pi(reinterpret_cast<__m64*>(&lanes.world[2][i].x), out23);
+    _mm_storeh_pi(reinterpret_cast<__m64*>(&lanes.world[3][i].x), out23);
 }
 
 // update_each's result for 2 to 4 poses, walking their shared cache once.
 SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics physics) {
-    Lanes l;
+    Lanes lanes;
     for (std::size_t k = 0; k < 4; ++k) {
         SkeletonPose& pose = *poses[std::min(k, poses.size() - 1)];
-        l.applied[k] = pose.applied.data();
-        l.inherit[k] = pose.inherit.data();
-        l.world[k] = pose.world.data();
-        l.angle[k] = pose.bone_angle.data();
+        lanes.applied[k] = pose.applied.data();
+        lanes.inherit[k] = pose.inherit.data();
+        lanes.world[k] = pose.world.data();
+        lanes.angle[k] = pose.bone_angle.data();
     }
     for (SkeletonPose* pose : poses) std::copy(pose->local.begin(), pose->local.end(), pose->applied.begin());
     const UpdateStep* step = poses[0]->update_cache.data();
@@ -231,10 +251,10 @@ SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics ph
         do {
             const auto i = static_cast<std::size_t>(step->index);
             const Index parent = step->parent;
-            const bool normal = l.inherit[0][i] == Inherit::normal && l.inherit[1][i] == Inherit::normal &&
-                                l.inherit[2][i] == Inherit::normal && l.inherit[3][i] == Inherit::normal;
+            const bool normal = lanes.inherit[0][i] == Inherit::normal && lanes.inherit[1][i] == Inherit::normal &&
+                                lanes.inherit[2][i] == Inherit::normal && lanes.inherit[3][i] == Inherit::normal;
             if (parent != k_none && normal) {
-                compose_normal_lanes(l, i, static_cast<std::size_t>(parent));
+                compose_normal_lanes(lanes, i, static_cast<std::size_t>(parent));
             } else {
                 for (SkeletonPose* pose : poses) pose_bone_run(*pose, step, step + 1);
             }
@@ -242,6 +262,7 @@ SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics ph
     }
 }
 
+// sincos_4 where AVX2 is known to be present.
 SPINEGPU_AVX2 bool sincos_4_avx2(const double x[4], double sin_x[4], double cos_x[4]) {
     D4 s, c;
     if (!sincos_lanes(D4{x[0], x[1], x[2], x[3]}, s, c)) return false;

@@ -4,6 +4,7 @@
 // lanes disagree (another inherit mode in one lane, unequal shears, angles for libm, NaN).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -22,6 +23,12 @@
 
 namespace spinegpu {
 namespace {
+
+// The tests compare the lanes with one pose at a time; without the lanes there is nothing to compare.
+#define SPINEGPU_REQUIRE_LANES()                                                                                      \
+    if (!detail::world_group_simd_available())                                                                        \
+    GTEST_SKIP() << "no AVX2 on this CPU, a SPINEGPU_SCALAR build, or SPINEGPU_DIAGNOSE_NO_WORLD_GROUP set: "         \
+                    "groups are posed one pose at a time"
 
 std::uint64_t bits(double v) { return std::bit_cast<std::uint64_t>(v); }
 std::uint32_t bits(float v) { return std::bit_cast<std::uint32_t>(v); }
@@ -51,7 +58,7 @@ std::vector<double> test_angles() {
 }
 
 TEST(WorldGroup, sincos_of_four_lanes_gives_fast_sincos_bits_for_every_range_of_angle) {
-    if (!detail::world_group_simd_available()) GTEST_SKIP() << "no AVX2 on this CPU, or a SPINEGPU_SCALAR build";
+    SPINEGPU_REQUIRE_LANES();
     const std::vector<double> angles = test_angles();
     std::size_t declined = 0;
     for (std::size_t n = 0; n + 4 <= angles.size(); n += 4) {
@@ -105,9 +112,14 @@ Twins make_twins(const SkeletonData& data, std::size_t count, std::mt19937& rand
     return t;
 }
 
-// The first bone of `a` whose world transform or applied pose differs in any bit from `b`'s, or -1.
+// The first bone of `a` whose world transform, applied pose or angle cache differs in any bit from `b`'s (a NaN
+// result only has to be a NaN in both), or -1.
 int first_different_bone(const SkeletonPose& a, const SkeletonPose& b) {
     for (std::size_t i = 0; i < a.world.size(); ++i) {
+        const BoneAngleCache &u = a.bone_angle[i], &v = b.bone_angle[i];
+        const double dx[] = {u.angle, u.sin, u.cos}, dy[] = {v.angle, v.sin, v.cos};
+        for (std::size_t k = 0; k < std::size(dx); ++k)
+            if (bits(dx[k]) != bits(dy[k]) && !(std::isnan(dx[k]) && std::isnan(dy[k]))) return static_cast<int>(i);
         const BoneWorld &x = a.world[i], &y = b.world[i];
         const BoneTransform &p = a.applied[i], &q = b.applied[i];
         const float fx[] = {x.a, x.b, x.c, x.d, x.x, x.y, p.x, p.y, p.rotation, p.scale_x, p.scale_y, p.shear_x,
@@ -160,6 +172,7 @@ std::vector<std::filesystem::path> binary_exports() {
 
 TEST(WorldGroup, groups_of_poses_get_the_bits_of_one_pose_at_a_time_for_every_example) {
     SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_LANES();
     std::mt19937 random(5);
     std::size_t compared = 0;
     for (const std::filesystem::path& file : binary_exports()) {
@@ -177,14 +190,19 @@ TEST(WorldGroup, groups_of_poses_get_the_bits_of_one_pose_at_a_time_for_every_ex
 
 TEST(WorldGroup, lanes_that_disagree_get_the_bits_of_one_pose_at_a_time) {
     SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_LANES();
     Result<SkeletonData> data = load_skeleton_file((test::examples_dir() / "spineboy/spineboy-pro.skel").string());
     ASSERT_TRUE(data) << data.error().message();
     std::mt19937 random(9);
     Twins t = make_twins(*data, 8, random);
     const std::size_t bones = data->bones.size();
     // Per pose and frame, one change to one bone: another inherit mode, unequal shears, an angle beyond what
-    // fast_sincos reduces or one of many turns, a NaN shear, a tiny or negative-zero angle.
+    // fast_sincos reduces or one of many turns, a NaN shear, a tiny angle; and bone 1's angle at +0 and -0 in turn
+    // (equal angles for the cache, different bits for its key).
     const auto disturb = [&](SkeletonPose& pose, std::size_t i, int frame) {
+        const float zero = (i + static_cast<std::size_t>(frame)) % 2 ? -0.0f : 0.0f;
+        pose.local[1].rotation = zero;
+        pose.local[1].shear_x = zero;
         const std::size_t bone = 1 + (i * 13 + static_cast<std::size_t>(frame) * 7) % (bones - 1);
         BoneTransform& local = pose.local[bone];
         switch ((i + static_cast<std::size_t>(frame)) % 7) {
@@ -192,7 +210,7 @@ TEST(WorldGroup, lanes_that_disagree_get_the_bits_of_one_pose_at_a_time) {
         case 1: local.shear_y = local.shear_x + 3.5f; break;
         case 2: local.rotation = 4e9f; break;  // beyond 2^20 pi/2 radians: libm
         case 3: local.shear_x = std::numeric_limits<float>::quiet_NaN(); break;
-        case 4: local.rotation = -0.0f; local.shear_x = 0.0f; break;
+        case 4: local.shear_y = local.shear_x + 1e-7f; break;
         case 5: local.rotation = 4e7f; break;  // reduced, with many turns
         case 6: local.rotation = 1e-30f; break;
         }
@@ -217,6 +235,17 @@ TEST(WorldGroup, poses_share_an_update_cache_only_with_the_same_skeleton_and_ski
     set_combined_skin(p, skins);
     set_combined_skin(q, skins);
     EXPECT_FALSE(detail::share_update_cache(p, q));  // each combined skin is the pose's own
+
+    // With path constraints the caches themselves are compared (the path attachments shown sort bones too).
+    Result<SkeletonData> path = load_skeleton_file((dir / "vine/vine-pro.skel").string());
+    ASSERT_TRUE(path && !path->path_constraints.empty());
+    SkeletonPose r = create_pose(*path), s = create_pose(*path);
+    EXPECT_TRUE(detail::share_update_cache(r, s));
+    auto step = std::find_if(s.update_cache.begin() + 1, s.update_cache.end(),
+                             [&](const UpdateStep& x) { return x.index != s.update_cache[0].index; });
+    ASSERT_NE(step, s.update_cache.end());
+    std::iter_swap(s.update_cache.begin(), step);
+    EXPECT_FALSE(detail::share_update_cache(r, s));
 }
 
 }  // namespace

@@ -86,11 +86,11 @@ void update_characters(std::span<SkeletonPose> poses, std::span<AnimationState> 
 
 // The job over positions [begin, end) of `order`, a permutation of the crowd's indices (normally
 // crowd.update_order().characters(), taken after this frame's refresh): updates each character order[k] as
-// update_characters does, with the same bits, and records its key in the crowd's update order for its next refresh.
-// Up to four consecutive characters of one skeleton and skin pose their bones together (AVX2 where the CPU has it,
-// one character per lane; src/runtime/world_group.hpp). Ranges of one order may run on different threads at once.
-// A renderer PoseJob that calls this must set its `order` to the same span, so that each character is packed by the
-// thread that updated it. Precondition: end <= order.size().
+// update_characters does, with the same bits (a NaN result only as a NaN), and records its key in the crowd's update
+// order for its next refresh. Up to four consecutive characters of one skeleton and skin pose their bones together
+// (AVX2 where the CPU has it, one character per lane; src/runtime/world_group.hpp). Ranges of one order may run on
+// different threads at once. A renderer PoseJob that calls this must set its `order` to the same span, so that each
+// character is packed by the thread that updated it. Precondition: end <= order.size().
 void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::size_t begin, std::size_t end,
                      const FrameStep& step);
 
