@@ -129,17 +129,28 @@ inline double fast_cos(double x) {
 
 namespace trig {
 
-// s_atan.c: atan(x) for finite x with |x| < 2^66.
-inline double atan_finite(double x) {
-    static constexpr double atanhi[] = {4.63647609000806093515e-01, 7.85398163397448278999e-01,
-                                        9.82793723247329054082e-01, 1.57079632679489655800e+00};
-    static constexpr double atanlo[] = {2.26987774529616870924e-17, 3.06161699786838301793e-17,
-                                        1.39033110312309984516e-17, 6.12323399573676603587e-17};
-    static constexpr double aT[] = {
+// s_atan.c's tables: atan of 0.5, 1, 1.5 and infinity in two parts, and the series' coefficients.
+inline constexpr double k_atanhi[] = {4.63647609000806093515e-01, 7.85398163397448278999e-01,
+                                      9.82793723247329054082e-01, 1.57079632679489655800e+00};
+inline constexpr double k_atanlo[] = {2.26987774529616870924e-17, 3.06161699786838301793e-17,
+                                      1.39033110312309984516e-17, 6.12323399573676603587e-17};
+
+// s_atan.c's series on the reduced argument x: x * (s1 + s2) approximates x - atan(x). A template for four lanes as
+// kernel_sin.
+template <class T>
+[[gnu::always_inline]] inline void atan_series(const T& x, T& s1, T& s2) {
+    constexpr double aT[] = {
         3.33333333333329318027e-01,  -1.99999999998764832476e-01, 1.42857142725034663711e-01,
         -1.11111104054623557880e-01, 9.09088713343650656196e-02,  -7.69187620504482999495e-02,
         6.66107313738753120669e-02,  -5.83357013379057348645e-02, 4.97687799461593236017e-02,
         -3.65315727442169155270e-02, 1.62858201153657823623e-02};
+    const T z = x * x, w = z * z;
+    s1 = z * (aT[0] + w * (aT[2] + w * (aT[4] + w * (aT[6] + w * (aT[8] + w * aT[10])))));
+    s2 = w * (aT[1] + w * (aT[3] + w * (aT[5] + w * (aT[7] + w * aT[9]))));
+}
+
+// s_atan.c: atan(x) for finite x with |x| < 2^66.
+inline double atan_finite(double x) {
     const std::int32_t hx = high_word(x), ix = hx & 0x7fffffff;
     int id;
     if (ix < 0x3fdc0000) {  // |x| < 0.4375
@@ -163,19 +174,23 @@ inline double atan_finite(double x) {
             x = -1.0 / x;
         }
     }
-    const double z = x * x, w = z * z;
-    const double s1 = z * (aT[0] + w * (aT[2] + w * (aT[4] + w * (aT[6] + w * (aT[8] + w * aT[10])))));
-    const double s2 = w * (aT[1] + w * (aT[3] + w * (aT[5] + w * (aT[7] + w * aT[9]))));
+    double s1, s2;
+    atan_series(x, s1, s2);
     if (id < 0) return x - x * (s1 + s2);
-    const double r = atanhi[id] - ((x * (s1 + s2) - atanlo[id]) - x);
+    const double r = k_atanhi[id] - ((x * (s1 + s2) - k_atanlo[id]) - x);
     return hx < 0 ? -r : r;
 }
 
 }  // namespace trig
 
+namespace trig {
+// e_atan2.c's pi in two parts.
+inline constexpr double k_atan2_pi = 3.1415926535897931160e+00, k_atan2_pi_lo = 1.2246467991473531772e-16;
+}  // namespace trig
+
 // atan2(y, x) in radians, as std::atan2.
 inline double fast_atan2(double y, double x) {
-    constexpr double pi = 3.1415926535897931160e+00, pi_lo = 1.2246467991473531772e-16;
+    constexpr double pi = trig::k_atan2_pi, pi_lo = trig::k_atan2_pi_lo;
     const std::int32_t hx = trig::high_word(x), hy = trig::high_word(y);
     const std::int32_t ix = hx & 0x7fffffff, iy = hy & 0x7fffffff;
     // y = 0 is common (an unrotated bone's c): atan2(+-0, x) is +-0 for x > 0, +-pi for x < 0.

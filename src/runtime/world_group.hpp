@@ -36,4 +36,9 @@ void update_world_transforms(std::span<SkeletonPose* const> poses, Physics physi
 // not finite: it calls libm there). For the tests.
 bool sincos_4(const double x[4], double sin_x[4], double cos_x[4]);
 
+// fast_atan2 of four pairs at once, in AVX2, with fast_atan2's result bit for bit. Returns false, and sets nothing,
+// without AVX2 or when a pair is for libm (zeros, subnormals, infinities, NaN or quotients beyond 2^+-60, unless y is
+// zero and x a finite non-zero). For the tests.
+bool atan2_4(const double y[4], const double x[4], double out[4]);
+
 }  // namespace spinegpu::detail

@@ -12,6 +12,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../src/runtime/fast_trig.hpp"
@@ -81,6 +82,49 @@ TEST(WorldGroup, sincos_of_four_lanes_gives_fast_sincos_bits_for_every_range_of_
         }
     }
     EXPECT_EQ(declined, 20u);
+}
+
+TEST(WorldGroup, atan2_of_four_lanes_gives_fast_atan2_bits_for_every_range) {
+    SPINEGPU_REQUIRE_LANES();
+    std::mt19937_64 random(13);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    // Quotients in every range of s_atan.c's reduction (below 2^-27, 7/16, 11/16, 19/16, 39/16 and above), both
+    // signs of each operand, y zero with x of either sign, and ratios near the boundaries of those ranges.
+    const double boundaries[] = {0x1p-27, 0.4375, 0.6875, 1.1875, 2.4375, 1.0, 0.5, 1.5};
+    std::size_t compared = 0, declined = 0;
+    for (int n = 0; n < 100000; ++n) {
+        double y[4], x[4];
+        for (int k = 0; k < 4; ++k) {
+            x[k] = unit(random) * std::ldexp(1.0, static_cast<int>(random() % 40) - 20);
+            const double ratio = random() % 4 == 0
+                                     ? std::nextafter(boundaries[random() % std::size(boundaries)],
+                                                      random() % 2 ? 1e300 : -1e300)
+                                     : std::ldexp(unit(random), static_cast<int>(random() % 80) - 40);
+            y[k] = random() % 16 == 0 ? (random() % 2 ? 0.0 : -0.0) : ratio * x[k] * (random() % 2 ? 1 : -1);
+        }
+        double out[4];
+        if (!detail::atan2_4(y, x, out)) {
+            ++declined;
+            continue;
+        }
+        for (int k = 0; k < 4; ++k) {
+            ASSERT_EQ(bits(out[k]), bits(detail::fast_atan2(y[k], x[k]))) << "atan2(" << y[k] << ", " << x[k] << ")";
+            ++compared;
+        }
+    }
+    EXPECT_GT(compared, 300000u);
+    // Pairs for libm decline whichever lane holds them; y = +-0 over a finite non-zero x does not.
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    for (const auto& [py, px] : {std::pair{1.0, 0.0}, std::pair{1.0, inf}, std::pair{nan, 1.0}, std::pair{1e-310, 1.0},
+                                std::pair{1e30, 1e-30}}) {
+        double y[4] = {0.1, 0.2, 0.3, 0.4}, x[4] = {1, 1, 1, 1}, out[4];
+        y[2] = py;
+        x[2] = px;
+        EXPECT_FALSE(detail::atan2_4(y, x, out)) << "atan2(" << py << ", " << px << ")";
+    }
+    double y[4] = {0.0, -0.0, 0.0, -0.0}, x[4] = {2, 2, -2, -1e-310}, out[4];
+    ASSERT_TRUE(detail::atan2_4(y, x, out));
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(bits(out[k]), bits(detail::fast_atan2(y[k], x[k])));
 }
 
 // Two identical sets of poses of one skeleton, stepped by one animation state each: `grouped` through
@@ -199,14 +243,25 @@ TEST(WorldGroup, lanes_that_disagree_get_the_bits_of_one_pose_at_a_time) {
     // Per pose and frame, one change to one bone: another inherit mode, unequal shears, an angle beyond what
     // fast_sincos reduces or one of many turns, a NaN shear, a tiny angle; and bone 1's angle at +0 and -0 in turn
     // (equal angles for the cache, different bits for its key).
+    // Skeleton scales differ per pose (flips included), and every third frame the parents of the bones that inherit
+    // no rotation get a zero scale (the degenerate branch of that inherit mode).
+    std::vector<std::size_t> no_rotation_parents;
+    for (const BoneData& bone : data->bones)
+        if (bone.inherit == Inherit::no_rotation_or_reflection && bone.parent != k_none)
+            no_rotation_parents.push_back(static_cast<std::size_t>(bone.parent));
+    ASSERT_FALSE(no_rotation_parents.empty());
     const auto disturb = [&](SkeletonPose& pose, std::size_t i, int frame) {
+        pose.scale_x = i % 3 == 0 ? -1.0f : 1.5f;
+        pose.scale_y = i % 2 == 0 ? 0.75f : -2.0f;
+        if (frame % 3 == 0)
+            for (std::size_t parent : no_rotation_parents) pose.local[parent].scale_x = 0;
         const float zero = (i + static_cast<std::size_t>(frame)) % 2 ? -0.0f : 0.0f;
         pose.local[1].rotation = zero;
         pose.local[1].shear_x = zero;
         const std::size_t bone = 1 + (i * 13 + static_cast<std::size_t>(frame) * 7) % (bones - 1);
         BoneTransform& local = pose.local[bone];
         switch ((i + static_cast<std::size_t>(frame)) % 7) {
-        case 0: pose.inherit[bone] = Inherit::no_scale; break;
+        case 0: pose.inherit[bone] = frame % 2 ? Inherit::no_scale : Inherit::no_rotation_or_reflection; break;
         case 1: local.shear_y = local.shear_x + 3.5f; break;
         case 2: local.rotation = 4e9f; break;  // beyond 2^20 pi/2 radians: libm
         case 3: local.shear_x = std::numeric_limits<float>::quiet_NaN(); break;
