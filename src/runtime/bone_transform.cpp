@@ -49,7 +49,8 @@ void world_position(const BoneWorld& p, const BoneTransform& t, double& x, doubl
 
 // The matrix (before the skeleton's scale) of Inherit::no_rotation_or_reflection: the parent's rotation is removed,
 // keeping its scale; the skeleton's scale is divided out first so that a flipped skeleton does not count as a parent
-// reflection.
+// reflection. world_group.cpp's compose_no_rotation_lanes repeats it operation for operation on four poses:
+// a change here is a change there.
 Matrix no_rotation_matrix(const SkeletonPose& pose, const BoneWorld& p, const BoneTransform& t) {
     const double sx = pose.scale_x, sy = pose.scale_y;
     double pa = p.a, pb = p.b, pc = p.c, pd = p.d;

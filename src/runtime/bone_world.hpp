@@ -2,6 +2,8 @@
 // of every rig). update_world_transform runs it for each bone of the update cache without a call; the other cases
 // (root, the four other inherit modes) go through update_bone_world in bone_transform.cpp, which uses the same
 // local_matrix. Arithmetic in double, rounded to float once when stored, as bone_transform.cpp explains.
+// world_group.cpp's compose_normal_lanes repeats normal_bone_world operation for operation on four poses: a change
+// here is a change there.
 //
 // The compose has an SSE2 form (two doubles per operation, the same operations on each value in the same order, so
 // the same bits; only a NaN result may carry another NaN's sign or payload, which x86 picks by operand order, an

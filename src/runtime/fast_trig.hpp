@@ -181,11 +181,9 @@ inline double atan_finite(double x) {
     return hx < 0 ? -r : r;
 }
 
-}  // namespace trig
-
-namespace trig {
 // e_atan2.c's pi in two parts.
 inline constexpr double k_atan2_pi = 3.1415926535897931160e+00, k_atan2_pi_lo = 1.2246467991473531772e-16;
+
 }  // namespace trig
 
 // atan2(y, x) in radians, as std::atan2.

@@ -141,6 +141,7 @@ SPINEGPU_AVX2 inline void sincos_where(I4 mask, D4 x, D4& sin_x, D4& cos_x) {
     cos_x = select(mask, c, cos_x);
 }
 
+// `v` in every lane.
 SPINEGPU_AVX2 inline D4 splat(double v) { return D4{v, v, v, v}; }
 
 // One of four values per lane: v[0] where m0, v[1] where m1, v[2] where m2, v[3] elsewhere.
@@ -223,6 +224,7 @@ struct AppliedLanes {
     __m128 shear_x_f, shear_y_f;
 };
 
+// Bone `i`'s applied pose in each lane.
 SPINEGPU_AVX2 inline AppliedLanes load_applied(const Lanes& lanes, std::size_t i) {
     // Transposed: (x, y, rotation, scale x) and (scale x, scale y, shear x, shear y) per lane.
     __m128 x = load4(&lanes.applied[0][i].x), y = load4(&lanes.applied[1][i].x),
@@ -240,6 +242,7 @@ struct WorldLanes {
     D4 a, b, c, d, x, y;
 };
 
+// Bone `bone`'s world transform in each lane, widened to double.
 SPINEGPU_AVX2 inline WorldLanes load_world(const Lanes& lanes, std::size_t bone) {
     __m128 a = load4(&lanes.world[0][bone].a), b = load4(&lanes.world[1][bone].a), c = load4(&lanes.world[2][bone].a),
            d = load4(&lanes.world[3][bone].a);
@@ -311,7 +314,8 @@ SPINEGPU_AVX2 void compose_normal_lanes(const Lanes& lanes, std::size_t i, std::
 }
 
 // The Inherit::no_rotation_or_reflection world transform of bone `i` under `parent` in each lane (bone_transform.cpp's
-// no_rotation_matrix, then the skeleton's scale), lane by lane the same operations.
+// world_position, no_rotation_matrix, then the skeleton's scale), lane by lane the same operations: a change to one
+// is a change to the other.
 SPINEGPU_AVX2 void compose_no_rotation_lanes(const Lanes& lanes, std::size_t i, std::size_t parent) {
     const AppliedLanes t = load_applied(lanes, i);
     const WorldLanes p = load_world(lanes, parent);

@@ -1,12 +1,13 @@
 // World transforms of several characters of one skeleton at once. Poses whose update caches are the same walk the
-// cache together: each bone step with Inherit::normal in every pose is composed for all of them in one pass of
-// 4-wide AVX2 arithmetic in double (one lane per pose), every other step runs per pose as update_world_transform runs
-// it. Each lane performs the scalar code's operations on its own values in the same order, so every pose gets the
-// same bits as update_world_transform gives it (a NaN result only has to be a NaN: which NaN an x86 operation passes
-// on follows the operand order the compiler picks, as for bone_world.hpp's SSE2 form); the crowd update
-// (batch_update.cpp) groups consecutive characters of its update order through this. Both forms need floating-point
-// contraction off (CMakeLists.txt: -ffp-contract=off), or a build with FMA would fuse them differently. AVX2 is chosen at run time; without it, or in a SPINEGPU_SCALAR build, the group is
-// walked pose by pose.
+// cache together: each bone step with Inherit::normal or Inherit::no_rotation_or_reflection in every pose is composed
+// for all of them in one pass of 4-wide AVX2 arithmetic in double (one lane per pose), every other step runs per pose
+// as update_world_transform runs it. Each lane performs the scalar code's operations on its own values in the same
+// order, so every pose gets the same bits as update_world_transform gives it (a NaN result only has to be a NaN: which
+// NaN an x86 operation passes on follows the operand order the compiler picks, as for bone_world.hpp's SSE2 form); the
+// crowd update (batch_update.cpp) groups consecutive characters of its update order through this. Both forms need
+// floating-point contraction off (CMakeLists.txt: -ffp-contract=off), or a build with FMA would fuse them
+// differently. AVX2 is chosen at run time; without it, or in a SPINEGPU_SCALAR build, the group is walked pose by
+// pose.
 #pragma once
 
 #include <cstddef>
@@ -27,8 +28,8 @@ bool world_group_simd_available();
 // also compares the caches; a combined skin is the pose's own, so two poses with one never count as the same).
 bool share_update_cache(const SkeletonPose& a, const SkeletonPose& b);
 
-// update_world_transform(*pose, physics) for each of `poses`, with the same result bit for bit (NaN as above). Requires 1 to
-// k_world_group_size distinct poses, each sharing its update cache with the first (share_update_cache).
+// update_world_transform(*pose, physics) for each of `poses`, with the same result bit for bit (NaN as above).
+// Requires 1 to k_world_group_size distinct poses, each sharing its update cache with the first (share_update_cache).
 void update_world_transforms(std::span<SkeletonPose* const> poses, Physics physics);
 
 // fast_sincos of four angles (radians) at once, in AVX2, with fast_sincos's result bit for bit. Returns false, and

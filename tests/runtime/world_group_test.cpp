@@ -1,7 +1,8 @@
 // World transforms of a group of poses at once (src/runtime/world_group.hpp) against one pose at a time: the AVX2
-// sine and cosine give fast_sincos's bits for every range of angle, and groups of 2 to 4 poses of every example
-// skeleton, playing different animations with different skins, give update_world_transform's bits, also when the
-// lanes disagree (another inherit mode in one lane, unequal shears, angles for libm, NaN).
+// sine, cosine and atan2 give fast_sincos's and fast_atan2's bits for every range, and groups of 2 to 4 poses of every
+// example skeleton, playing different animations with different skins, give update_world_transform's bits, also when
+// the lanes disagree (another inherit mode in one lane, both branches of the no-rotation inherit mode, unequal shears,
+// angles for libm, NaN, zeros of both signs).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -121,6 +122,21 @@ TEST(WorldGroup, atan2_of_four_lanes_gives_fast_atan2_bits_for_every_range) {
         y[2] = py;
         x[2] = px;
         EXPECT_FALSE(detail::atan2_4(y, x, out)) << "atan2(" << py << ", " << px << ")";
+    }
+    // At the edges of the quotient range, from high words: k = (iy - ix) >> 20 of 60 and -60 are reduced, 61 and -61
+    // go to libm.
+    const auto with_high_word = [](std::int64_t high) { return std::bit_cast<double>(std::uint64_t(high) << 32); };
+    constexpr std::int64_t k_step = std::int64_t{1} << 20;
+    const std::pair<std::int64_t, bool> gaps[] = {
+        {61 * k_step, true}, {61 * k_step - 1, false}, {-60 * k_step, false}, {-60 * k_step - 1, true}};
+    for (const auto& [gap, declines] : gaps) {
+        double y[4] = {0.1, 0.2, 0.3, 0.4}, x[4] = {1, 1, 1, 1}, out[4];
+        x[1] = with_high_word(0x3ff00000);
+        y[1] = with_high_word(0x3ff00000 + gap);
+        EXPECT_EQ(detail::atan2_4(y, x, out), !declines) << "gap " << gap;
+        if (!declines) {
+            EXPECT_EQ(bits(out[1]), bits(detail::fast_atan2(y[1], x[1])));
+        }
     }
     double y[4] = {0.0, -0.0, 0.0, -0.0}, x[4] = {2, 2, -2, -1e-310}, out[4];
     ASSERT_TRUE(detail::atan2_4(y, x, out));
@@ -243,8 +259,9 @@ TEST(WorldGroup, lanes_that_disagree_get_the_bits_of_one_pose_at_a_time) {
     // Per pose and frame, one change to one bone: another inherit mode, unequal shears, an angle beyond what
     // fast_sincos reduces or one of many turns, a NaN shear, a tiny angle; and bone 1's angle at +0 and -0 in turn
     // (equal angles for the cache, different bits for its key).
-    // Skeleton scales differ per pose (flips included), and every third frame the parents of the bones that inherit
-    // no rotation get a zero scale (the degenerate branch of that inherit mode).
+    // Skeleton scales differ per pose (flips included), and the parents of the bones that inherit no rotation have a
+    // zero scale in every third pose and frame (the degenerate branch of that inherit mode, next to the other one in
+    // the same group).
     std::vector<std::size_t> no_rotation_parents;
     for (const BoneData& bone : data->bones)
         if (bone.inherit == Inherit::no_rotation_or_reflection && bone.parent != k_none)
@@ -253,8 +270,8 @@ TEST(WorldGroup, lanes_that_disagree_get_the_bits_of_one_pose_at_a_time) {
     const auto disturb = [&](SkeletonPose& pose, std::size_t i, int frame) {
         pose.scale_x = i % 3 == 0 ? -1.0f : 1.5f;
         pose.scale_y = i % 2 == 0 ? 0.75f : -2.0f;
-        if (frame % 3 == 0)
-            for (std::size_t parent : no_rotation_parents) pose.local[parent].scale_x = 0;
+        for (std::size_t parent : no_rotation_parents)
+            pose.local[parent].scale_x = (i + static_cast<std::size_t>(frame)) % 3 == 0 ? 0.0f : 1.0f;
         const float zero = (i + static_cast<std::size_t>(frame)) % 2 ? -0.0f : 0.0f;
         pose.local[1].rotation = zero;
         pose.local[1].shear_x = zero;
