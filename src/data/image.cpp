@@ -7,7 +7,10 @@
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "spinegpu/core/file.hpp"
 
@@ -38,6 +41,32 @@ namespace {
 constexpr int k_max_dimension = STBI_MAX_DIMENSIONS;
 static_assert(k_max_dimension == static_cast<int>(k_max_image_dimension));
 
+// `bytes` without the PNG chunks of type IDAT and length 0, or an empty vector when it has none (or is not a chunk
+// sequence that far). stb_image copies a first IDAT of length 0 into its still-null buffer (memcpy from a null
+// pointer: undefined behaviour, which the image fuzz target's UBSan reports); such chunks carry no data, so the image
+// decodes the same without them.
+std::vector<std::uint8_t> without_empty_idat_chunks(std::span<const std::uint8_t> bytes) {
+    constexpr std::size_t k_signature = 8, k_chunk_overhead = 12;  // length, type, CRC
+    const auto u32 = [&](std::size_t at) {
+        return std::uint32_t{bytes[at]} << 24 | std::uint32_t{bytes[at + 1]} << 16 | std::uint32_t{bytes[at + 2]} << 8 |
+               std::uint32_t{bytes[at + 3]};
+    };
+    std::vector<std::uint8_t> out;
+    std::size_t kept = 0;  // bytes before this position are in `out` (or need not be, while `out` is empty)
+    for (std::size_t at = k_signature; at + k_chunk_overhead <= bytes.size();) {
+        const std::uint32_t length = u32(at);
+        if (length > bytes.size() - at - k_chunk_overhead) break;
+        if (length == 0 && std::memcmp(&bytes[at + 4], "IDAT", 4) == 0) {
+            out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(kept),
+                       bytes.begin() + static_cast<std::ptrdiff_t>(at));
+            kept = at + k_chunk_overhead;
+        }
+        at += k_chunk_overhead + length;
+    }
+    if (!out.empty()) out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(kept), bytes.end());
+    return out;
+}
+
 void append_bytes(void* context, void* data, int size) {
     auto* out = static_cast<std::vector<std::uint8_t>*>(context);
     const auto* bytes = static_cast<const std::uint8_t*>(data);
@@ -46,8 +75,10 @@ void append_bytes(void* context, void* data, int size) {
 
 }  // namespace
 
-Result<Image> decode_image(std::span<const std::uint8_t> bytes, const std::string& file) {
-    if (bytes.empty()) return make_error(file, "", "cannot decode image: empty file");
+Result<Image> decode_image(std::span<const std::uint8_t> input, const std::string& file) {
+    if (input.empty()) return make_error(file, "", "cannot decode image: empty file");
+    const std::vector<std::uint8_t> cleaned = without_empty_idat_chunks(input);
+    const std::span<const std::uint8_t> bytes = cleaned.empty() ? input : std::span<const std::uint8_t>(cleaned);
     if (bytes.size() > static_cast<std::size_t>(INT_MAX)) return make_error(file, "", "cannot decode image: too large");
     const auto size = static_cast<int>(bytes.size());
     int width = 0, height = 0, channels = 0;

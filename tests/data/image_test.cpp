@@ -105,6 +105,24 @@ TEST(Image, truncated_png_never_crashes) {
     }
 }
 
+TEST(Image, empty_idat_chunks_are_skipped_and_the_image_decodes_the_same) {
+    // stb_image would copy a first IDAT of length 0 from a null buffer (undefined behaviour under UBSan).
+    Image image = test_pattern(32, 16);
+    fs::path path = temp_path("empty_idat.png");
+    ASSERT_TRUE(write_png_file(path.string(), image).ok());
+    Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path.string());
+    ASSERT_TRUE(bytes.ok());
+    fs::remove_all(path.parent_path());
+    // After the signature (8 bytes) and IHDR (25), two empty IDAT chunks (their CRC is that of "IDAT" alone).
+    const std::uint8_t empty_idat[] = {0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x35, 0xaf, 0x06, 0x1e};
+    std::vector<std::uint8_t> b = *bytes;
+    for (int n = 0; n < 2; ++n) b.insert(b.begin() + 33, std::begin(empty_idat), std::end(empty_idat));
+    Result<Image> decoded = decode_image(b, "e.png");
+    ASSERT_TRUE(decoded.ok()) << decoded.error().message();
+    EXPECT_EQ(decoded->width, 32u);
+    EXPECT_EQ(decoded->rgba, image.rgba);
+}
+
 TEST(Image, rejects_images_larger_than_16384) {
     // A PNG signature and an IHDR for a 20000 x 20000 RGBA image, nothing else.
     std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
