@@ -4,6 +4,7 @@
 // JPEG, which the image fuzz target finds within a minute.)
 #include "spinegpu/data/image.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -53,15 +54,15 @@ std::vector<std::uint8_t> without_empty_idat_chunks(std::span<const std::uint8_t
     };
     std::vector<std::uint8_t> out;
     std::size_t kept = 0;  // bytes before this position are in `out` (or need not be, while `out` is empty)
-    for (std::size_t at = k_signature; at + k_chunk_overhead <= bytes.size();) {
-        const std::uint32_t length = u32(at);
-        if (length > bytes.size() - at - k_chunk_overhead) break;
-        if (length == 0 && std::memcmp(&bytes[at + 4], "IDAT", 4) == 0) {
+    // Each chunk whose length and type are there, the last one perhaps truncated (an empty IDAT cut short too).
+    for (std::size_t at = k_signature; at + 8 <= bytes.size();) {
+        const std::size_t end = at + k_chunk_overhead + u32(at);
+        if (u32(at) == 0 && std::memcmp(&bytes[at + 4], "IDAT", 4) == 0) {
             out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(kept),
                        bytes.begin() + static_cast<std::ptrdiff_t>(at));
-            kept = at + k_chunk_overhead;
+            kept = std::min(end, bytes.size());
         }
-        at += k_chunk_overhead + length;
+        at = end;
     }
     if (!out.empty()) out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(kept), bytes.end());
     return out;

@@ -106,7 +106,8 @@ TEST(Image, truncated_png_never_crashes) {
 }
 
 TEST(Image, empty_idat_chunks_are_skipped_and_the_image_decodes_the_same) {
-    // stb_image would copy a first IDAT of length 0 from a null buffer (undefined behaviour under UBSan).
+    // stb_image would copy a first IDAT of length 0 from a null buffer (undefined behaviour under UBSan; the image
+    // fuzz target's smoke run found it in both forms below).
     Image image = test_pattern(32, 16);
     fs::path path = temp_path("empty_idat.png");
     ASSERT_TRUE(write_png_file(path.string(), image).ok());
@@ -121,6 +122,12 @@ TEST(Image, empty_idat_chunks_are_skipped_and_the_image_decodes_the_same) {
     ASSERT_TRUE(decoded.ok()) << decoded.error().message();
     EXPECT_EQ(decoded->width, 32u);
     EXPECT_EQ(decoded->rgba, image.rgba);
+    // An empty IDAT cut short at the end of the file (no CRC, nothing after it): an error naming the file.
+    std::vector<std::uint8_t> cut(b.begin(), b.begin() + 33);
+    cut.insert(cut.end(), std::begin(empty_idat), std::begin(empty_idat) + 9);
+    Result<Image> truncated = decode_image(cut, "cut.png");
+    ASSERT_FALSE(truncated.ok());
+    EXPECT_EQ(truncated.error().file, "cut.png");
 }
 
 TEST(Image, rejects_images_larger_than_16384) {
