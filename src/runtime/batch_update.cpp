@@ -50,11 +50,16 @@ const AnimationState& Crowd::state(CharacterIndex i) const {
 
 namespace {
 
-// One character's frame, as update_characters documents it.
-inline void update_character(SkeletonPose& pose, AnimationState& state, const FrameStep& step) {
+// One character's frame up to its world transforms: the animation state advanced and applied, physics time.
+inline void animate_character(SkeletonPose& pose, AnimationState& state, const FrameStep& step) {
     state.update(step.dt);
     state.apply(pose);
     update_time(pose, step.dt);
+}
+
+// One character's frame, as update_characters documents it.
+inline void update_character(SkeletonPose& pose, AnimationState& state, const FrameStep& step) {
+    animate_character(pose, state, step);
     update_world_transform(pose, step.physics);
 }
 
@@ -80,10 +85,7 @@ void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::s
             const CharacterIndex i = order[k];
             SkeletonPose& pose = crowd.pose(i);
             if (count != 0 && !detail::share_update_cache(*group[0], pose)) break;
-            AnimationState& state = crowd.state(i);
-            state.update(step.dt);
-            state.apply(pose);
-            update_time(pose, step.dt);
+            animate_character(pose, crowd.state(i), step);
             group[count++] = &pose;
         } while (++k < end && count < group.size());
         detail::update_world_transforms(std::span(group.data(), count), step.physics);
