@@ -3,6 +3,8 @@
 // non-uniform ones, softness, stretch, bend direction). The official runtime's epsilons and inherit-mode special
 // cases are kept as they are. Arithmetic in double, as the runtime does it: near full extension the angles come
 // from acos of values close to 1, where float rounding would move a bone visibly.
+// world_group.cpp's ik_one_lanes and ik_two_lanes repeat the common branches of solve_ik_one and solve_ik_two
+// operation for operation on four poses: a change here is a change there.
 #include <algorithm>
 #include <cmath>
 

@@ -193,7 +193,8 @@ SPINEGPU_AVX2 bool atan2_lanes(D4 y, D4 x, D4& out) {
 // The per-pose arrays of the group's four lanes and the skeletons' scales (a group of fewer poses repeats its last
 // pose: the repeated lane computes and stores the same bits again).
 struct Lanes {
-    const BoneTransform* applied[4];
+    SkeletonPose* pose[4];
+    BoneTransform* applied[4];
     const Inherit* inherit[4];
     BoneWorld* world[4];
     BoneAngleCache* angle[4];
@@ -285,6 +286,18 @@ SPINEGPU_AVX2 inline void local_matrix_lanes(D4 sin_x, D4 cos_x, D4 rotation, co
     ld = sin_y * t.scale_y;
 }
 
+// compose_normal of bone `i` under `parent` in each lane, from its applied pose `t` and the sine and cosine of its x
+// axis.
+SPINEGPU_AVX2 inline void compose_lanes(const Lanes& lanes, std::size_t i, std::size_t parent, const AppliedLanes& t,
+                                        D4 sin_x, D4 cos_x) {
+    D4 la, lb, lc, ld;
+    local_matrix_lanes(sin_x, cos_x, t.rotation, t, la, lb, lc, ld);
+    const WorldLanes p = load_world(lanes, parent);
+    store_world(lanes, i,
+                {p.a * la + p.b * lc, p.a * lb + p.b * ld, p.c * la + p.d * lc, p.c * lb + p.d * ld,
+                 p.a * t.x + p.b * t.y + p.x, p.c * t.x + p.d * t.y + p.y});
+}
+
 // normal_bone_world (the form with the angle cache) of bone `i` under `parent` in each lane, lane by lane the same
 // operations as compose_normal_sse2 and fast_sincos.
 SPINEGPU_AVX2 void compose_normal_lanes(const Lanes& lanes, std::size_t i, std::size_t parent) {
@@ -304,13 +317,16 @@ SPINEGPU_AVX2 void compose_normal_lanes(const Lanes& lanes, std::size_t i, std::
         for (int k = 0; k < 4; ++k)
             if (changed[k] != 0) lanes.angle[k][i] = BoneAngleCache{angle[k], sin_x[k], cos_x[k]};
     }
-    D4 la, lb, lc, ld;
-    local_matrix_lanes(sin_x, cos_x, t.rotation, t, la, lb, lc, ld);
+    compose_lanes(lanes, i, parent, t, sin_x, cos_x);
+}
 
-    const WorldLanes p = load_world(lanes, parent);
-    store_world(lanes, i,
-                {p.a * la + p.b * lc, p.a * lb + p.b * ld, p.c * la + p.d * lc, p.c * lb + p.d * ld,
-                 p.a * t.x + p.b * t.y + p.x, p.c * t.x + p.d * t.y + p.y});
+// normal_bone_world without the angle cache (the form IK constraints pose their bones with) of bone `i` under
+// `parent` in each lane.
+SPINEGPU_AVX2 void compose_applied_lanes(const Lanes& lanes, std::size_t i, std::size_t parent) {
+    const AppliedLanes t = load_applied(lanes, i);
+    D4 sin_x, cos_x;
+    sincos_each((t.rotation + t.shear_x) * k_deg_rad, sin_x, cos_x);
+    compose_lanes(lanes, i, parent, t, sin_x, cos_x);
 }
 
 // The Inherit::no_rotation_or_reflection world transform of bone `i` under `parent` in each lane (bone_transform.cpp's
@@ -348,11 +364,184 @@ SPINEGPU_AVX2 void compose_no_rotation_lanes(const Lanes& lanes, std::size_t i, 
                  (pc * lb + pd * ld) * sy, p.a * t.x + p.b * t.y + p.x, p.c * t.x + p.d * t.y + p.y});
 }
 
+// fast_atan2 of every lane: atan2_lanes, or lane by lane when it declines.
+SPINEGPU_AVX2 inline void atan2_each(D4 y, D4 x, D4& out) {
+    if (atan2_lanes(y, x, out)) return;
+    for (int k = 0; k < 4; ++k) out[k] = fast_atan2(y[k], x[k]);
+}
+
+SPINEGPU_AVX2 inline bool all(I4 mask) { return _mm256_movemask_pd(_mm256_castsi256_pd(__m256i(mask))) == 0xf; }
+
+SPINEGPU_AVX2 inline D4 sqrt_lanes(D4 x) { return D4(_mm256_sqrt_pd(__m256d(x))); }
+
+// |x| <= limit in each lane.
+SPINEGPU_AVX2 inline I4 within(D4 x, double limit) { return D4(I4(x) & 0x7fffffffffffffff) <= limit; }
+
+// ik_constraint.cpp's wrap_degrees in each lane.
+SPINEGPU_AVX2 inline D4 wrap_degrees_lanes(D4 degrees) {
+    return select(degrees > 180.0, degrees - 360.0, select(degrees < -180.0, degrees + 360.0, degrees));
+}
+
+// ik_constraint.cpp's set_applied in each lane: each value rounded to float.
+SPINEGPU_AVX2 inline void store_applied(const Lanes& lanes, std::size_t i, D4 x, D4 y, D4 rotation, D4 scale_x,
+                                        D4 scale_y, D4 shear_x, D4 shear_y) {
+    for (int k = 0; k < 4; ++k)
+        lanes.applied[k][i] = BoneTransform{static_cast<float>(x[k]),       static_cast<float>(y[k]),
+                                            static_cast<float>(rotation[k]), static_cast<float>(scale_x[k]),
+                                            static_cast<float>(scale_y[k]),  static_cast<float>(shear_x[k]),
+                                            static_cast<float>(shear_y[k])};
+}
+
+// solve_ik_one in each lane for a bone that inherits normally in every lane, without compress or stretch in any:
+// lane by lane solve_ik_one's operations. False, with nothing changed, for any other lane.
+SPINEGPU_AVX2 bool ik_one_lanes(const Lanes& lanes, const IkPose* const (&ik)[4], std::size_t i, D4 target_x,
+                                D4 target_y, D4 alpha) {
+    const Index parent = lanes.pose[0]->data->bones[i].parent;
+    if (parent == k_none) return true;  // solve_ik_one does nothing
+    for (int k = 0; k < 4; ++k)
+        if (lanes.inherit[k][i] != Inherit::normal || ik[k]->compress || ik[k]->stretch) return false;
+    const AppliedLanes t = load_applied(lanes, i);
+    const WorldLanes p = load_world(lanes, static_cast<std::size_t>(parent));
+    const D4 x = target_x - p.x, y = target_y - p.y;
+    const D4 d = p.a * p.d - p.b * p.c;
+    const I4 degenerate = within(d, 0.0001);
+    const D4 zero = {0, 0, 0, 0};
+    const D4 tx = select(degenerate, zero, (x * p.d - y * p.b) / d - t.x);
+    const D4 ty = select(degenerate, zero, (y * p.a - x * p.c) / d - t.y);
+    D4 angle;
+    atan2_each(ty, tx, angle);
+    D4 rotation_ik = (-t.shear_x - t.rotation) + angle * k_rad_deg;
+    rotation_ik = wrap_degrees_lanes(select(t.scale_x < 0.0, rotation_ik + 180.0, rotation_ik));
+    store_applied(lanes, i, t.x, t.y, t.rotation + rotation_ik * alpha, t.scale_x, t.scale_y, t.shear_x, t.shear_y);
+    compose_applied_lanes(lanes, i, static_cast<std::size_t>(parent));
+    return true;
+}
+
+// solve_ik_two in each lane where every lane takes the uniform-scale branch (stretch and softness per lane): lane by
+// lane solve_ik_two's operations. False, with nothing changed, for any other lane (an inherit mode other than normal,
+// a non-uniform parent scale, the child on the parent's origin).
+SPINEGPU_AVX2 bool ik_two_lanes(const Lanes& lanes, const IkPose* const (&ik)[4], bool uniform, std::size_t pi,
+                                std::size_t ci, D4 target_x, D4 target_y, D4 alpha) {
+    const SkeletonData& data = *lanes.pose[0]->data;
+    const Index grandparent = data.bones[pi].parent, child_parent = data.bones[ci].parent;
+    if (grandparent == k_none || child_parent == k_none) return false;
+    D4 bend, softness_in;
+    I4 stretch;
+    for (int k = 0; k < 4; ++k) {
+        if (lanes.inherit[k][pi] != Inherit::normal || lanes.inherit[k][ci] != Inherit::normal) return false;
+        bend[k] = ik[k]->bend_direction;
+        softness_in[k] = ik[k]->softness;
+        stretch[k] = ik[k]->stretch ? -1 : 0;
+    }
+    const AppliedLanes pt = load_applied(lanes, pi), ct = load_applied(lanes, ci);
+    const D4 zero = {0, 0, 0, 0}, one = {1, 1, 1, 1}, half_turn = splat(180);
+    // Flipped scales: negated by a test on the sign (a -0 stays -0, as in solve_ik_two).
+    const I4 parent_flip_x = pt.scale_x < 0.0, parent_flip_y = pt.scale_y < 0.0, child_flip = ct.scale_x < 0.0;
+    const D4 psx = select(parent_flip_x, -pt.scale_x, pt.scale_x), psy = select(parent_flip_y, -pt.scale_y, pt.scale_y);
+    const D4 csx = select(child_flip, -ct.scale_x, ct.scale_x);
+    const D4 os1 = select(parent_flip_x, half_turn, zero), os2 = select(child_flip, half_turn, zero);
+    D4 s2 = select(parent_flip_x, -one, one);
+    s2 = select(parent_flip_y, -s2, s2);
+    if (!all(within(psx - psy, 0.0001))) return false;
+
+    const WorldLanes pw = load_world(lanes, pi);
+    const D4 cx = ct.x, cy = select(stretch, zero, ct.y);
+    const D4 cwx = select(stretch, pw.a * cx + pw.x, pw.a * cx + pw.b * cy + pw.x);
+    const D4 cwy = select(stretch, pw.c * cx + pw.y, pw.c * cx + pw.d * cy + pw.y);
+    const WorldLanes pp = load_world(lanes, static_cast<std::size_t>(grandparent));
+    const D4 det = pp.a * pp.d - pp.b * pp.c;
+    const D4 id = select(within(det, 0.0001), zero, 1.0 / det);
+    D4 x = cwx - pp.x, y = cwy - pp.y;
+    const D4 dx = (x * pp.d - y * pp.b) * id - pt.x, dy = (y * pp.a - x * pp.c) * id - pt.y;
+    const D4 l1 = sqrt_lanes(dx * dx + dy * dy);
+    if (any(l1 < 0.0001)) return false;
+    D4 l2 = static_cast<double>(data.bones[ci].length) * csx;
+    x = target_x - pp.x;
+    y = target_y - pp.y;
+    D4 tx = (x * pp.d - y * pp.b) * id - pt.x, ty = (y * pp.a - x * pp.c) * id - pt.y;
+    D4 dd = tx * tx + ty * ty;
+    const I4 soft = softness_in != 0.0;
+    if (any(soft)) {
+        const D4 softness = softness_in * (psx * (csx + 1.0) * 0.5);
+        const D4 td = sqrt_lanes(dd), sd = td - l1 - l2 * psx + softness;
+        const I4 pull = soft & (sd > 0.0);
+        if (any(pull)) {
+            D4 p = sd / (softness * 2.0);
+            p = select(p < 1.0, p, one) - 1.0;  // std::min(1.0, p) - 1
+            p = (sd - softness * (1.0 - p * p)) / td;
+            tx = select(pull, tx - p * tx, tx);
+            ty = select(pull, ty - p * ty, ty);
+            dd = select(pull, tx * tx + ty * ty, dd);
+        }
+    }
+    l2 = l2 * psx;
+    D4 cos = (dd - l1 * l1 - l2 * l2) / (2.0 * l1 * l2);
+    const I4 folded = cos < -1.0, straight = cos > 1.0;
+    D4 a2;
+    for (int k = 0; k < 4; ++k)
+        a2[k] = folded[k] ? k_true_pi * bend[k] : straight[k] ? 0.0 : std::acos(cos[k]) * bend[k];
+    D4 sx = pt.scale_x, sy = pt.scale_y;
+    const I4 stretching = straight & stretch;
+    if (any(stretching)) {
+        const D4 s = (sqrt_lanes(dd) / (l1 + l2) - 1.0) * alpha + 1.0;
+        sx = select(stretching, sx * s, sx);
+        if (uniform) sy = select(stretching, sy * s, sy);
+    }
+    cos = select(folded, -one, select(straight, one, cos));
+    const D4 a = l1 + l2 * cos;
+    D4 sin_a2, cos_a2;
+    sincos_each(a2, sin_a2, cos_a2);
+    const D4 b = l2 * sin_a2;
+    D4 a1, os;
+    atan2_each(ty * a - tx * b, tx * a + ty * b, a1);
+    atan2_each(cy, cx, os);
+    os = os * s2;
+    a1 = wrap_degrees_lanes((a1 - os) * k_rad_deg + os1 - pt.rotation);
+    store_applied(lanes, pi, pt.x, pt.y, pt.rotation + a1 * alpha, sx, sy, zero, zero);
+    compose_applied_lanes(lanes, pi, static_cast<std::size_t>(grandparent));
+    a2 = wrap_degrees_lanes(((a2 + os) * k_rad_deg - ct.shear_x) * s2 + os2 - ct.rotation);
+    store_applied(lanes, ci, cx, cy, ct.rotation + a2 * alpha, ct.scale_x, ct.scale_y, ct.shear_x, ct.shear_y);
+    compose_applied_lanes(lanes, ci, static_cast<std::size_t>(child_parent));
+    return true;
+}
+
+// apply_ik_constraint of constraint `constraint` in each lane, through ik_one_lanes or ik_two_lanes. False, with
+// nothing changed, when a lane needs the per-pose code (also when the mix is 0 in some lanes and not in others).
+SPINEGPU_AVX2 bool ik_lanes(const Lanes& lanes, Index constraint) {
+    const auto c = static_cast<std::size_t>(constraint);
+    const IkPose* ik[4];
+    D4 alpha;
+    int still = 0;
+    for (int k = 0; k < 4; ++k) {
+        ik[k] = &lanes.pose[k]->ik[c];
+        alpha[k] = ik[k]->mix;
+        still += ik[k]->mix == 0;
+    }
+    if (still == 4) return true;  // apply_ik_constraint does nothing
+    if (still != 0) return false;
+    const SkeletonData& data = *lanes.pose[0]->data;
+    const IkConstraintData& constraint_data = data.ik_constraints[c];
+    const auto target = static_cast<std::size_t>(constraint_data.target);
+    D4 target_x, target_y;
+    for (int k = 0; k < 4; ++k) {
+        target_x[k] = lanes.world[k][target].x;
+        target_y[k] = lanes.world[k][target].y;
+    }
+    const std::span<const Index> bones = data.index_span(constraint_data.bones);
+    if (bones.size() == 1)
+        return ik_one_lanes(lanes, ik, static_cast<std::size_t>(bones[0]), target_x, target_y, alpha);
+    if (bones.size() == 2)
+        return ik_two_lanes(lanes, ik, constraint_data.uniform, static_cast<std::size_t>(bones[0]),
+                            static_cast<std::size_t>(bones[1]), target_x, target_y, alpha);
+    return true;  // neither: apply_ik_constraint does nothing
+}
+
 // update_each's result for 2 to 4 poses, walking their shared cache once.
 SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics physics) {
     Lanes lanes;
     for (std::size_t k = 0; k < 4; ++k) {
         SkeletonPose& pose = *poses[std::min(k, poses.size() - 1)];
+        lanes.pose[k] = &pose;
         lanes.applied[k] = pose.applied.data();
         lanes.inherit[k] = pose.inherit.data();
         lanes.world[k] = pose.world.data();
@@ -365,7 +554,8 @@ SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics ph
     const UpdateStep* const end = step + poses[0]->update_cache.size();
     while (step != end) {
         if (step->kind != UpdateStep::Kind::bone) {
-            for (SkeletonPose* pose : poses) apply_constraint_step(*pose, *step, physics);
+            if (step->kind != UpdateStep::Kind::ik || !ik_lanes(lanes, step->index))
+                for (SkeletonPose* pose : poses) apply_constraint_step(*pose, *step, physics);
             ++step;
             continue;
         }

@@ -290,6 +290,86 @@ TEST(WorldGroup, lanes_that_disagree_get_the_bits_of_one_pose_at_a_time) {
     expect_grouped_equals_single("spineboy-pro, disturbed", t, 4, 30, disturb);
 }
 
+// IK constraints whose lanes take different branches: per pose and frame, each constraint gets its own mix (0 in some
+// lanes only, or in all), softness (none, pulling in, far beyond), stretch, compress and bend direction, and its bones
+// flipped (-1, and -0) or non-uniform scales, a child on its parent's origin or longer than its parent, another
+// inherit mode, a shear, a parent space without area, or a target out of reach.
+TEST(WorldGroup, ik_constraints_whose_lanes_disagree_get_the_bits_of_one_pose_at_a_time) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_LANES();
+    for (const char* file : {"spineboy/spineboy-pro.skel", "raptor/raptor-pro.skel"}) {
+        Result<SkeletonData> data = load_skeleton_file((test::examples_dir() / file).string());
+        ASSERT_TRUE(data) << data.error().message();
+        ASSERT_FALSE(data->ik_constraints.empty());
+        std::mt19937 random(11);
+        Twins t = make_twins(*data, 8, random);
+        // Frames in turn: three with lanes that differ only in what the lanes handle themselves, two with what sends
+        // a group back to one pose at a time (a mix of 0 in some lanes only, next to sheared bones that lanes with a
+        // mix of 0 would unshear; a non-uniform scale, a child on its parent's origin, another inherit mode,
+        // compress), one with a mix of 0 in every lane. The bones involved start
+        // each frame from their setup pose, so that one frame's changes do not pile up on the next's.
+        const auto disturb = [&](SkeletonPose& pose, std::size_t i, int frame) {
+            const int scenario = frame % 6;
+            for (std::size_t c = 0; c < data->ik_constraints.size(); ++c) {
+                const IkConstraintData& constraint = data->ik_constraints[c];
+                const std::span<const Index> bones = data->index_span(constraint.bones);
+                const auto first_bone = static_cast<std::size_t>(bones[0]);
+                const auto last_bone = static_cast<std::size_t>(bones.back());
+                const Index above = data->bones[first_bone].parent;
+                for (Index bone : {bones[0], bones.back(), constraint.target, above}) {
+                    if (bone == k_none) continue;
+                    const BoneData& setup = data->bones[static_cast<std::size_t>(bone)];
+                    pose.local[static_cast<std::size_t>(bone)] = BoneTransform{
+                        setup.x, setup.y, setup.rotation, setup.scale_x, setup.scale_y, setup.shear_x, setup.shear_y};
+                    pose.inherit[static_cast<std::size_t>(bone)] = setup.inherit;
+                }
+                BoneTransform& first = pose.local[first_bone];
+                BoneTransform& last = pose.local[last_bone];
+                BoneTransform& target = pose.local[static_cast<std::size_t>(constraint.target)];
+                const std::size_t h = i * 5 + static_cast<std::size_t>(frame) * 3 + c;
+                IkPose& ik = pose.ik[c];
+                const float mixes[] = {1, 0.5f, 0.75f};
+                ik.mix = scenario == 5 ? 0.0f : scenario == 3 && h % 3 == 0 ? 0.0f : mixes[h % 3];
+                const float softness[] = {0, 10, 0, 200, 1e-3f};
+                ik.softness = softness[h % 5];
+                ik.bend_direction = h % 2 ? 1 : -1;
+                ik.stretch = scenario != 0 && h % 3 == 1;  // per lane for two bones; one bone leaves the lanes
+                ik.compress = scenario == 4 && h % 4 == 1;
+                if (scenario == 3 && h % 3 != 2) first.shear_x = first.shear_y = 5;
+                if (scenario == 4) {
+                    switch (h % 4) {
+                    case 0: first.scale_y = first.scale_x * 1.5f; break;  // non-uniform
+                    case 1: last.x = 0; last.y = 0; break;  // a two-bone child on its parent's origin
+                    case 2: pose.inherit[last_bone] = Inherit::no_scale; break;
+                    default: break;
+                    }
+                    continue;
+                }
+                if (scenario >= 3) continue;
+                switch (h % 9) {
+                case 0: first.scale_x = -1; break;
+                case 1: first.scale_y = -1.25f; first.scale_x = 1.25f; break;
+                case 2:  // -0 and a tiny scale (still uniform), the child off the parent's axis so that it can reach
+                    first.scale_x = -0.0f;
+                    first.scale_y = 1e-4f;
+                    last.y = 50;
+                    break;
+                case 3: last.scale_x = -last.scale_x; break;
+                case 4: target.x += 1e4f; break;  // out of reach
+                case 5: last.scale_x = 8; break;  // a long child: a target within its reach folds the bones
+                case 6: first.shear_x = first.shear_y = 5; break;
+                case 7:  // a parent space without area
+                    if (above != k_none) pose.local[static_cast<std::size_t>(above)].scale_x = 0;
+                    if (above != k_none) pose.local[static_cast<std::size_t>(above)].scale_y = 0;
+                    break;
+                default: break;
+                }
+            }
+        };
+        for (std::size_t group_size : {3u, 4u}) expect_grouped_equals_single(file, t, group_size, 40, disturb);
+    }
+}
+
 TEST(WorldGroup, poses_share_an_update_cache_only_with_the_same_skeleton_and_skin) {
     SPINEGPU_REQUIRE_EXAMPLES();
     const std::filesystem::path dir = test::examples_dir();
