@@ -3,6 +3,8 @@
 // recompute their applied poses; local-space ones mix applied poses and recompute world transforms. Offsets and mixes
 // exactly as the runtime applies them, including its quirks (the absolute local scale formula divides by the bone's
 // own scale; world shear mixes only when positive).
+// world_group.cpp's transform_lanes repeats apply_world's translation, and applied_from_world_lanes
+// update_applied_transform's normal case, operation for operation on four poses: a change here is a change there.
 #include <bit>
 #include <cmath>
 #include <cstdint>

@@ -536,6 +536,75 @@ SPINEGPU_AVX2 bool ik_lanes(const Lanes& lanes, Index constraint) {
     return true;  // neither: apply_ik_constraint does nothing
 }
 
+// update_applied_transform of bone `i` in each lane (bone_transform.cpp): lane by lane its operations where the bone
+// has a parent and inherits normally in every lane, its own call per lane otherwise.
+SPINEGPU_AVX2 void applied_from_world_lanes(const Lanes& lanes, std::size_t i) {
+    const Index parent = lanes.pose[0]->data->bones[i].parent;
+    bool normal = parent != k_none;
+    for (int k = 0; k < 4 && normal; ++k) normal = lanes.inherit[k][i] == Inherit::normal;
+    if (!normal) {
+        for (int k = 0; k < 4; ++k) update_applied_transform(*lanes.pose[k], static_cast<Index>(i));
+        return;
+    }
+    const WorldLanes w = load_world(lanes, i), p = load_world(lanes, static_cast<std::size_t>(parent));
+    const D4 pid = 1.0 / (p.a * p.d - p.b * p.c);
+    const D4 ia = p.d * pid, ib = p.b * pid, ic = p.c * pid, id = p.a * pid;
+    const D4 dx = w.x - p.x, dy = w.y - p.y;
+    const D4 x = dx * ia - dy * ib, y = dy * id - dx * ic;
+    const D4 ra = ia * w.a - ib * w.c, rb = ia * w.b - ib * w.d, rc = id * w.c - ic * w.a, rd = id * w.d - ic * w.b;
+    const D4 scale_x = sqrt_lanes(ra * ra + rc * rc);
+    const I4 scaled = scale_x > 0.0001;
+    const D4 det = ra * rd - rb * rc;
+    D4 shear, angle, collapsed_angle;
+    atan2_each(ra * rb + rc * rd, det, shear);
+    atan2_each(rc, ra, angle);
+    atan2_each(rd, rb, collapsed_angle);
+    const D4 zero = {0, 0, 0, 0};
+    store_applied(lanes, i, x, y, select(scaled, angle * k_rad_deg, 90.0 - collapsed_angle * k_rad_deg),
+                  select(scaled, scale_x, zero), select(scaled, det / scale_x, sqrt_lanes(rb * rb + rd * rd)), zero,
+                  select(scaled, -shear * k_rad_deg, zero));
+}
+
+// apply_transform_constraint in each lane for a world-space constraint that only translates: the rotate and scale
+// mixes 0 and the shear mix not above 0 in every lane (apply_world's other branches off), some mix not 0 in every
+// lane. False, with nothing changed, for any other constraint or lane; true without work when every lane's mixes are 0.
+SPINEGPU_AVX2 bool transform_lanes(const Lanes& lanes, Index constraint, bool update_applied) {
+    const auto c = static_cast<std::size_t>(constraint);
+    D4 mix_x, mix_y;
+    int still = 0;
+    bool translate_only = true;
+    for (int k = 0; k < 4; ++k) {
+        const TransformPose& p = lanes.pose[k]->transform[c];
+        const bool zero = p.mix_rotate == 0 && p.mix_x == 0 && p.mix_y == 0 && p.mix_scale_x == 0 &&
+                          p.mix_scale_y == 0 && p.mix_shear_y == 0;
+        still += zero;
+        translate_only = translate_only && p.mix_rotate == 0 && p.mix_scale_x == 0 && p.mix_scale_y == 0 &&
+                         !(p.mix_shear_y > 0);
+        mix_x[k] = p.mix_x;
+        mix_y[k] = p.mix_y;
+    }
+    if (still == 4) return true;  // apply_transform_constraint does nothing
+    const SkeletonData& data = *lanes.pose[0]->data;
+    const TransformConstraintData& constraint_data = data.transform_constraints[c];
+    if (still != 0 || !translate_only || constraint_data.local) return false;
+    const I4 translate = (mix_x != 0.0) | (mix_y != 0.0);
+    const auto target = static_cast<std::size_t>(constraint_data.target);
+    const double offset_x = constraint_data.offset_x, offset_y = constraint_data.offset_y;
+    for (const Index bone : data.index_span(constraint_data.bones)) {
+        const auto i = static_cast<std::size_t>(bone);
+        const WorldLanes t = load_world(lanes, target);  // per bone: a constrained bone may be the target
+        WorldLanes w = load_world(lanes, i);
+        const D4 x = offset_x * t.a + offset_y * t.b + t.x, y = offset_x * t.c + offset_y * t.d + t.y;
+        const D4 moved_x = constraint_data.relative ? w.x + x * mix_x : w.x + (x - w.x) * mix_x;
+        const D4 moved_y = constraint_data.relative ? w.y + y * mix_y : w.y + (y - w.y) * mix_y;
+        w.x = select(translate, moved_x, w.x);
+        w.y = select(translate, moved_y, w.y);
+        store_world(lanes, i, w);
+        if (update_applied) applied_from_world_lanes(lanes, i);
+    }
+    return true;
+}
+
 // update_each's result for 2 to 4 poses, walking their shared cache once.
 SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics physics) {
     Lanes lanes;
@@ -554,7 +623,11 @@ SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics ph
     const UpdateStep* const end = step + poses[0]->update_cache.size();
     while (step != end) {
         if (step->kind != UpdateStep::Kind::bone) {
-            if (step->kind != UpdateStep::Kind::ik || !ik_lanes(lanes, step->index))
+            const bool done = step->kind == UpdateStep::Kind::ik ? ik_lanes(lanes, step->index)
+                              : step->kind == UpdateStep::Kind::transform
+                                  ? transform_lanes(lanes, step->index, step->update_applied)
+                                  : false;
+            if (!done)
                 for (SkeletonPose* pose : poses) apply_constraint_step(*pose, *step, physics);
             ++step;
             continue;

@@ -1,14 +1,14 @@
 // World transforms of several characters of one skeleton at once. Poses whose update caches are the same walk the cache
 // together: each bone step with Inherit::normal or Inherit::no_rotation_or_reflection in every pose is composed for all
 // of them in one pass of 4-wide AVX2 arithmetic in double (one lane per pose), and so is each IK constraint whose bones
-// inherit normally in every pose (two-bone ones with uniform parent scales; one-bone ones without compress or stretch);
-// every other step runs per pose as update_world_transform runs it. Each lane performs the scalar code's operations on
-// its own values in the same order, so every pose gets the same bits as update_world_transform gives it (a NaN result
-// only has to be a NaN: which NaN an x86 operation passes on follows the operand order the compiler picks, as for
-// bone_world.hpp's SSE2 form); the crowd update (batch_update.cpp) groups consecutive characters of its update order
-// through this. Both forms need floating-point contraction off (CMakeLists.txt: -ffp-contract=off), or a build with FMA
-// would fuse them differently. AVX2 is chosen at run time; without it, or in a SPINEGPU_SCALAR build, the group is
-// walked pose by pose.
+// inherit normally in every pose (two-bone ones with uniform parent scales; one-bone ones without compress or stretch)
+// and each world-space transform constraint that only translates; every other step runs per pose as
+// update_world_transform runs it. Each lane performs the scalar code's operations on its own values in the same order,
+// so every pose gets the same bits as update_world_transform gives it (a NaN result only has to be a NaN: which NaN an
+// x86 operation passes on follows the operand order the compiler picks, as for bone_world.hpp's SSE2 form); the crowd
+// update (batch_update.cpp) groups consecutive characters of its update order through this. Both forms need
+// floating-point contraction off (CMakeLists.txt: -ffp-contract=off), or a build with FMA would fuse them differently.
+// AVX2 is chosen at run time; without it, or in a SPINEGPU_SCALAR build, the group is walked pose by pose.
 #pragma once
 
 #include <cstddef>

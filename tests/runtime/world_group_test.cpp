@@ -290,6 +290,15 @@ TEST(WorldGroup, lanes_that_disagree_get_the_bits_of_one_pose_at_a_time) {
     expect_grouped_equals_single("spineboy-pro, disturbed", t, 4, 30, disturb);
 }
 
+// Sets `bone`'s local pose and inherit mode back to its setup values (nothing for k_none).
+void reset_bone(SkeletonPose& pose, Index bone) {
+    if (bone == k_none) return;
+    const BoneData& setup = pose.data->bones[static_cast<std::size_t>(bone)];
+    pose.local[static_cast<std::size_t>(bone)] =
+        BoneTransform{setup.x, setup.y, setup.rotation, setup.scale_x, setup.scale_y, setup.shear_x, setup.shear_y};
+    pose.inherit[static_cast<std::size_t>(bone)] = setup.inherit;
+}
+
 // IK constraints whose lanes take different branches: per pose and frame, each constraint gets its own mix (0 in some
 // lanes only, or in all), softness (none, pulling in, far beyond), stretch, compress and bend direction, and its bones
 // flipped (-1, and -0) or non-uniform scales, a child on its parent's origin or longer than its parent, another
@@ -318,13 +327,7 @@ TEST(WorldGroup, ik_constraints_whose_lanes_disagree_get_the_bits_of_one_pose_at
                 const auto first_bone = static_cast<std::size_t>(bones[0]);
                 const auto last_bone = static_cast<std::size_t>(bones.back());
                 const Index above = data->bones[first_bone].parent;
-                for (Index bone : {bones[0], bones.back(), constraint.target, above}) {
-                    if (bone == k_none) continue;
-                    const BoneData& setup = data->bones[static_cast<std::size_t>(bone)];
-                    pose.local[static_cast<std::size_t>(bone)] = BoneTransform{
-                        setup.x, setup.y, setup.rotation, setup.scale_x, setup.scale_y, setup.shear_x, setup.shear_y};
-                    pose.inherit[static_cast<std::size_t>(bone)] = setup.inherit;
-                }
+                for (Index bone : {bones[0], bones.back(), constraint.target, above}) reset_bone(pose, bone);
                 BoneTransform& first = pose.local[first_bone];
                 BoneTransform& last = pose.local[last_bone];
                 BoneTransform& target = pose.local[static_cast<std::size_t>(constraint.target)];
@@ -367,6 +370,70 @@ TEST(WorldGroup, ik_constraints_whose_lanes_disagree_get_the_bits_of_one_pose_at
                     first.shear_x = 0;
                     break;
                 default: break;
+                }
+            }
+        };
+        for (std::size_t group_size : {2u, 3u, 4u}) expect_grouped_equals_single(file, t, group_size, 40, disturb);
+    }
+}
+
+// Transform constraints whose lanes take different branches: per pose and frame, each constraint's mixes translate
+// in x, y or both (negative, NaN), carry a shear mix that does nothing (negative) or something, rotate or scale in some
+// lanes only, or are 0 in some lanes or in all; half the constraints are relative, one local; the constrained bones
+// inherit another way, collapse (scale 0) or have a parent space without area.
+TEST(WorldGroup, transform_constraints_whose_lanes_disagree_get_the_bits_of_one_pose_at_a_time) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_LANES();
+    for (const char* file : {"spineboy/spineboy-pro.skel", "celestial-circus/celestial-circus-pro.skel"}) {
+        Result<SkeletonData> data = load_skeleton_file((test::examples_dir() / file).string());
+        ASSERT_TRUE(data) << data.error().message();
+        ASSERT_FALSE(data->transform_constraints.empty());
+        for (std::size_t c = 0; c < data->transform_constraints.size(); ++c)
+            data->transform_constraints[c].relative = c % 2 == 1;
+        data->transform_constraints.back().local = true;
+        std::mt19937 random(13);
+        Twins t = make_twins(*data, 8, random);
+        // Frames in turn: three with lanes that only translate (mixes and bones differing per lane), one with rotate,
+        // scale or shear mixes or all-zero mixes in some lanes only, one with every lane's mixes 0. The constrained
+        // bones and their parents start each frame from their setup pose.
+        const auto disturb = [&](SkeletonPose& pose, std::size_t i, int frame) {
+            const int scenario = frame % 5;
+            const float nan = std::numeric_limits<float>::quiet_NaN();
+            for (std::size_t c = 0; c < data->transform_constraints.size(); ++c) {
+                const TransformConstraintData& constraint = data->transform_constraints[c];
+                const std::size_t h = i * 5 + static_cast<std::size_t>(frame) * 3 + c;
+                TransformPose& mix = pose.transform[c];
+                mix = TransformPose{0, 0, 0, 0, 0, 0, mix.active};
+                const float moves[] = {1, -1, 0.5f, 0, nan, 0.25f};
+                mix.mix_x = moves[h % 6];
+                mix.mix_y = moves[(h / 2 + i) % 6];
+                mix.mix_shear_y = h % 4 == 1 ? -0.5f : 0.0f;
+                if (scenario == 3) {
+                    switch (h % 4) {
+                    case 0: mix.mix_rotate = 0.5f; break;
+                    case 1: mix.mix_scale_x = 1; break;
+                    case 2: mix.mix_shear_y = 0.5f; break;
+                    default: mix = TransformPose{0, 0, 0, 0, 0, 0, mix.active}; break;
+                    }
+                }
+                if (scenario == 4) mix = TransformPose{0, 0, 0, 0, 0, 0, mix.active};
+                for (Index bone : data->index_span(constraint.bones)) {
+                    reset_bone(pose, bone);
+                    reset_bone(pose, data->bones[static_cast<std::size_t>(bone)].parent);
+                    const auto b = static_cast<std::size_t>(bone);
+                    const BoneData& setup = data->bones[b];
+                    if (scenario >= 3) continue;
+                    switch ((h + b) % 7) {
+                    case 0: pose.inherit[b] = Inherit::no_scale; break;
+                    case 1:  // collapsed, or nearly: the applied pose's other branch, and its edge
+                        pose.local[b].scale_x = (h / 7) % 2 ? 0.0f : 5e-5f;
+                        break;
+                    case 2: pose.local[b].shear_x = 20; break;
+                    case 3:  // a parent space without area
+                        if (setup.parent != k_none) pose.local[static_cast<std::size_t>(setup.parent)].scale_y = 0;
+                        break;
+                    default: break;
+                    }
                 }
             }
         };
