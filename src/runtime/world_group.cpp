@@ -370,8 +370,10 @@ SPINEGPU_AVX2 inline void atan2_each(D4 y, D4 x, D4& out) {
     for (int k = 0; k < 4; ++k) out[k] = fast_atan2(y[k], x[k]);
 }
 
+// Whether every lane of `mask` is set.
 SPINEGPU_AVX2 inline bool all(I4 mask) { return _mm256_movemask_pd(_mm256_castsi256_pd(__m256i(mask))) == 0xf; }
 
+// The square root of each lane (IEEE, as std::sqrt).
 SPINEGPU_AVX2 inline D4 sqrt_lanes(D4 x) { return D4(_mm256_sqrt_pd(__m256d(x))); }
 
 // |x| <= limit in each lane.
