@@ -556,15 +556,26 @@ SPINEGPU_AVX2 void applied_from_world_lanes(const Lanes& lanes, std::size_t i) {
     const D4 ra = ia * w.a - ib * w.c, rb = ia * w.b - ib * w.d, rc = id * w.c - ic * w.a, rd = id * w.d - ic * w.b;
     const D4 scale_x = sqrt_lanes(ra * ra + rc * rc);
     const I4 scaled = scale_x > 0.0001;
-    const D4 det = ra * rd - rb * rc;
-    D4 shear, angle, collapsed_angle;
-    atan2_each(ra * rb + rc * rd, det, shear);
-    atan2_each(rc, ra, angle);
-    atan2_each(rd, rb, collapsed_angle);
     const D4 zero = {0, 0, 0, 0};
-    store_applied(lanes, i, x, y, select(scaled, angle * k_rad_deg, 90.0 - collapsed_angle * k_rad_deg),
-                  select(scaled, scale_x, zero), select(scaled, det / scale_x, sqrt_lanes(rb * rb + rd * rd)), zero,
-                  select(scaled, -shear * k_rad_deg, zero));
+    // Each branch's values, computed only when some lane takes it.
+    D4 rotation = zero, scale_y = zero, shear_y = zero;
+    if (any(scaled)) {
+        const D4 det = ra * rd - rb * rc;
+        D4 shear, angle;
+        atan2_each(ra * rb + rc * rd, det, shear);
+        atan2_each(rc, ra, angle);
+        rotation = angle * k_rad_deg;
+        scale_y = det / scale_x;
+        shear_y = -shear * k_rad_deg;
+    }
+    if (any(~scaled)) {
+        D4 angle;
+        atan2_each(rd, rb, angle);
+        rotation = select(scaled, rotation, 90.0 - angle * k_rad_deg);
+        scale_y = select(scaled, scale_y, sqrt_lanes(rb * rb + rd * rd));
+        shear_y = select(scaled, shear_y, zero);
+    }
+    store_applied(lanes, i, x, y, rotation, select(scaled, scale_x, zero), scale_y, zero, shear_y);
 }
 
 // apply_transform_constraint in each lane for a world-space constraint that only translates: the rotate and scale
@@ -625,10 +636,12 @@ SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics ph
     const UpdateStep* const end = step + poses[0]->update_cache.size();
     while (step != end) {
         if (step->kind != UpdateStep::Kind::bone) {
-            const bool done = step->kind == UpdateStep::Kind::ik ? ik_lanes(lanes, step->index)
-                              : step->kind == UpdateStep::Kind::transform
-                                  ? transform_lanes(lanes, step->index, step->update_applied)
-                                  : false;
+            bool done = false;
+            switch (step->kind) {
+            case UpdateStep::Kind::ik: done = ik_lanes(lanes, step->index); break;
+            case UpdateStep::Kind::transform: done = transform_lanes(lanes, step->index, step->update_applied); break;
+            default: break;
+            }
             if (!done)
                 for (SkeletonPose* pose : poses) apply_constraint_step(*pose, *step, physics);
             ++step;
