@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "update_steps.hpp"
 
@@ -632,6 +633,12 @@ SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics ph
         lanes.scale_y[k] = pose.scale_y;
     }
     for (SkeletonPose* pose : poses) std::copy(pose->local.begin(), pose->local.end(), pose->applied.begin());
+    // Whether every lane's bones inherit as lane 0's (inherit timelines can change them per pose): then a bone step
+    // reads lane 0's mode alone. (A group of fewer poses repeats its last one, which agrees with itself.)
+    const std::size_t bones = poses[0]->inherit.size();
+    bool same_inherit = true;
+    for (std::size_t k = 1; k < 4; ++k)
+        same_inherit = same_inherit && std::memcmp(lanes.inherit[k], lanes.inherit[0], bones * sizeof(Inherit)) == 0;
     const UpdateStep* step = poses[0]->update_cache.data();
     const UpdateStep* const end = step + poses[0]->update_cache.size();
     while (step != end) {
@@ -651,8 +658,8 @@ SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics ph
             const auto i = static_cast<std::size_t>(step->index);
             const Index parent = step->parent;
             const Inherit inherit = lanes.inherit[0][i];
-            const bool same = lanes.inherit[1][i] == inherit && lanes.inherit[2][i] == inherit &&
-                              lanes.inherit[3][i] == inherit;
+            const bool same = same_inherit || (lanes.inherit[1][i] == inherit && lanes.inherit[2][i] == inherit &&
+                                               lanes.inherit[3][i] == inherit);
             if (parent != k_none && same && inherit == Inherit::normal)
                 compose_normal_lanes(lanes, i, static_cast<std::size_t>(parent));
             else if (parent != k_none && same && inherit == Inherit::no_rotation_or_reflection)
