@@ -4,6 +4,7 @@
 // thread, in character order, exactly as a sequential update reports them; the steady state allocates nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdint>
@@ -315,6 +316,25 @@ TEST(WorkerPool, runs_every_index_exactly_once_per_batch) {
                     ASSERT_EQ(hits[i], 20) << threads << " threads, count " << count << ", grain " << grain;
             }
         }
+    }
+}
+
+TEST(BatchUpdate, worker_pool_is_the_updaters_own_threads_with_the_pool_backend_and_null_with_tbb) {
+    BatchUpdater updater(BatchDesc{3, ThreadBackend::pool, 0});
+    WorkerPool* pool = updater.worker_pool();
+    ASSERT_NE(pool, nullptr);
+    EXPECT_EQ(pool->threads(), 3u);
+    EXPECT_EQ(updater.worker_pool(), pool);  // the same pool every time, not a new one
+    std::vector<int> hits(100, 0);
+    pool->run(hits.size(), 7, RangeJob{[](void* context, std::size_t begin, std::size_t end) {
+                                           auto& h = *static_cast<std::vector<int>*>(context);
+                                           for (std::size_t i = begin; i < end; ++i) ++h[i];
+                                       },
+                                       &hits});
+    EXPECT_EQ(std::count(hits.begin(), hits.end(), 1), 100);
+    if (has_thread_backend(ThreadBackend::tbb)) {
+        BatchUpdater tbb(BatchDesc{3, ThreadBackend::tbb, 0});
+        EXPECT_EQ(tbb.worker_pool(), nullptr);
     }
 }
 
