@@ -76,7 +76,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
 
     BatchUpdater updater(BatchDesc{setup.threads, setup.backend, 0});
     // One set of threads for the update and the renderer, as an application would have: the updater's pool, or (with
-    // oneTBB, whose threads the renderer cannot use) a pool of the renderer's own.
+    // oneTBB, whose threads the renderer cannot use, or one thread) a pool of the renderer's own.
     std::unique_ptr<WorkerPool> own_pool;
     if (updater.worker_pool() == nullptr) own_pool = std::make_unique<WorkerPool>(setup.threads);
     renderer.set_worker_pool(own_pool ? own_pool.get() : updater.worker_pool());

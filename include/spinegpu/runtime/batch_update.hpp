@@ -218,7 +218,7 @@ public:
     // Runs any range job over [0, count) on this updater's threads (what update() uses). Returns when done.
     void run(std::size_t count, RangeJob job);
 
-    // This updater's worker pool (backend pool; null with oneTBB), to share with other per-frame work, such as
+    // This updater's worker pool (backend pool; null with oneTBB or one thread), to share with per-frame work such as
     // Renderer::set_worker_pool: a second pool of as many threads would compete for the cores while the first one's
     // workers spin after a batch. Batches on it must not overlap this updater's.
     WorkerPool* worker_pool() { return pool_.get(); }
