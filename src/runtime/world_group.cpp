@@ -634,10 +634,11 @@ SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics ph
     }
     for (SkeletonPose* pose : poses) std::copy(pose->local.begin(), pose->local.end(), pose->applied.begin());
     // Whether every lane's bones inherit as lane 0's (inherit timelines can change them per pose): then a bone step
-    // reads lane 0's mode alone. (A group of fewer poses repeats its last one, which agrees with itself.)
+    // reads lane 0's mode alone. (A group of fewer poses repeats its last one, which agrees with itself.) A skeleton
+    // without bones has no arrays to compare (their pointers may be null, which memcmp must not see).
     const std::size_t bones = poses[0]->inherit.size();
     bool same_inherit = true;
-    for (std::size_t k = 1; k < 4; ++k)
+    for (std::size_t k = 1; k < 4 && bones != 0; ++k)
         same_inherit = same_inherit && std::memcmp(lanes.inherit[k], lanes.inherit[0], bones * sizeof(Inherit)) == 0;
     const UpdateStep* step = poses[0]->update_cache.data();
     const UpdateStep* const end = step + poses[0]->update_cache.size();

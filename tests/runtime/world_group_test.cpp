@@ -441,6 +441,22 @@ TEST(WorldGroup, transform_constraints_whose_lanes_disagree_get_the_bits_of_one_
     }
 }
 
+// A skeleton without bones (the loaders accept one; fuzz_pose found the group reading its empty arrays through null
+// pointers, which the sanitizer build of this test catches): grouped or not, nothing to pose, no fault.
+TEST(WorldGroup, a_group_of_poses_without_bones_updates_without_a_fault) {
+    Result<SkeletonData> data = load_skeleton_json(R"({"skeleton": {"spine": "4.2.22"}})", "boneless.json");
+    ASSERT_TRUE(data) << data.error().message();
+    ASSERT_TRUE(data->bones.empty());
+    std::vector<SkeletonPose> poses;
+    for (int i = 0; i < 4; ++i) poses.push_back(create_pose(*data));
+    for (std::size_t size : {1u, 2u, 4u}) {
+        std::vector<SkeletonPose*> group;
+        for (std::size_t i = 0; i < size; ++i) group.push_back(&poses[i]);
+        detail::update_world_transforms(group, Physics::update);
+    }
+    for (const SkeletonPose& pose : poses) EXPECT_TRUE(pose.world.empty());
+}
+
 TEST(WorldGroup, poses_share_an_update_cache_only_with_the_same_skeleton_and_skin) {
     SPINEGPU_REQUIRE_EXAMPLES();
     const std::filesystem::path dir = test::examples_dir();
