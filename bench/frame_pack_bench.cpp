@@ -4,8 +4,9 @@
 //             next ones, character_in_view, pack_character_at at the character's fixed places. Variants: without
 //             the prefetch, culling alone, a view that culls most of the crowd, and right after a runtime update
 //             on two threads (as in a frame: poses just written, half of them by the other core).
-//   serial:   the loop after it: prefix sums of vertex and index counts over the visible characters, headers
-//             copied to the dense array, bytes counted.
+//   serial:   the loop the renderer ran after it until the places pass (shaders/places.comp) took its place on the
+//             GPU: prefix sums of vertex and index counts over the visible characters, headers copied to the dense
+//             array, bytes counted. Kept as the measure of what that move saves.
 // The crowd is `spinegpu bench`'s: spineboy-pro characters, each playing a random looping animation at a random
 // phase (fixed seed), stepped 20 frames, spread over a 1920 x 1080 view about 64 px tall, facing either way, drawn
 // back to front (sorted by height, so consecutive draws touch poses scattered in memory, as in the renderer).

@@ -1,6 +1,7 @@
 // Renderer frames: packing (GPU path) or world vertices (CPU path) into the frame slot's mapped buffers, the
 // command buffer (skinning dispatch, one indexed draw), timestamps and readback. Setup is in renderer_setup.cpp.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 
@@ -218,7 +219,7 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             &f.characters, &f.bones, &f.words,
             path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
             &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes,
-            &f.character_tiles, &f.tile_masks};
+            &f.character_tiles, &f.tile_masks, &f.packed_characters};
         std::array<VkDescriptorBufferInfo, b_count> infos{};
         std::array<VkWriteDescriptorSet, b_count> writes{};
         std::uint32_t count = 0;
@@ -304,35 +305,27 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     // Pack (GPU path) or build world vertices (CPU path) straight into mapped memory, on the worker pool if any.
     const auto pack_start = std::chrono::steady_clock::now();
     const std::size_t n = characters.size();
-    if (m.counts.size() < n) {
-        m.counts.resize(n);
-        m.headers.resize(n);
-        m.bone_offsets.resize(n);
-        m.word_offsets.resize(n);
+    if (m.counts.size() < n) m.counts.resize(n);
+    if (path == RenderPath::cpu && m.vertex_offsets.size() < n) {
         m.vertex_offsets.resize(n);
         m.index_offsets.resize(n);
     }
-    // Fixed places for every character's bones and words (culled ones leave theirs unwritten), so that ranges of
-    // characters pack independently.
-    std::uint64_t bones = 0, words = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const SkeletonTypeEntry& t = m.types[characters[i].type];
-        m.bone_offsets[i] = static_cast<std::uint32_t>(bones);
-        m.word_offsets[i] = static_cast<std::uint32_t>(words);
-        bones += t.bind.drawn_bones.size();
-        words += packs ? t.max_words : 0;
-    }
-    if (bones > 0xFFFFFFFFull / 6 || words > 0xFFFFFFFFull)
+    // Fixed places for every character's header, bones and words (its index times the strides; culled characters
+    // leave all but their header's type unwritten), so that ranges of characters pack independently.
+    const std::uint64_t bone_total = std::uint64_t{n} * m.bone_stride, word_total = std::uint64_t{n} * m.word_stride;
+    if (bone_total > 0xFFFFFFFFull / 6 || word_total > 0xFFFFFFFFull)
         return make_error("renderer", "draw", "too many characters for one frame");
     if (packs) {
-        for (auto [buffer, bytes] : {std::pair{&f.characters, n * sizeof(GpuCharacter)},
-                                     std::pair{&f.bones, bones * k_bone_bytes}, std::pair{&f.words, words * 4}})
+        for (auto [buffer, bytes] : {std::pair{&f.packed_characters, n * sizeof(GpuCharacter)},
+                                     std::pair{&f.bones, bone_total * k_bone_bytes},
+                                     std::pair{&f.words, word_total * 4}})
             if (Result<bool> r = fit_buffer(c, *buffer, bytes); !r) return r.error();
     }
     const WorldRect view{-camera.ox / camera.scale, (camera.oy - static_cast<float>(height)) / camera.scale,
                          (static_cast<float>(width) - camera.ox) / camera.scale, camera.oy / camera.scale};
 
-    // Pass 1, per character: cull; GPU path: pack at its fixed places; CPU path: count its output.
+    // Pass 1, per character: cull; GPU paths: pack at its fixed places, its header holding its output counts;
+    // CPU path: count its output. Each range adds what it counted to the frame's totals once.
     struct PassContext {
         Impl* m;
         FrameSlot* f;
@@ -340,6 +333,9 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         WorldRect view;
         RenderPath path;
         PoseJob poses;
+        // The frame's totals over the visible characters: how many, their output vertices and indices (64-bit:
+        // the draw refuses a frame past 32 bits), and the bytes packed for the GPU.
+        std::atomic<std::uint64_t> visible{0}, vertices{0}, indices{0}, bytes{0};
     } context{&m, &f, characters, view, path, poses};
     auto first_pass = [](void* raw, std::size_t begin, std::size_t end) {
         auto& x = *static_cast<PassContext*>(raw);
@@ -347,27 +343,53 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         if (x.poses.run != nullptr) x.poses.run(x.poses.context, begin, end);
         const std::uint32_t* order = x.poses.run != nullptr && !x.poses.order.empty() ? x.poses.order.data() : nullptr;
         auto character_at = [order](std::size_t k) { return order != nullptr ? order[k] : k; };
+        auto* packed = static_cast<GpuCharacter*>(x.f->packed_characters.mapped);
+        auto* bones = static_cast<float*>(x.f->bones.mapped);
+        auto* words = static_cast<std::uint32_t*>(x.f->words.mapped);
+        std::uint64_t visible = 0, vertices = 0, indices = 0, bytes = 0;
         for (std::size_t k = begin; k < end; ++k) {
             const std::size_t i = character_at(k);
             if (k + 1 < end)  // the poses of the next characters load while this one is packed
                 prefetch_for_packing(*x.characters[character_at(k + 1)].pose,
                                      k + 2 < end ? x.characters[character_at(k + 2)].pose : nullptr);
             const CharacterDraw& d = x.characters[i];
-            const StaticSkeleton& type = im.types[d.type].bind;
+            const SkeletonTypeEntry& t = im.types[d.type];
             PackedCounts& counts = im.counts[i];
-            if (!character_in_view(type, *d.pose, x.view)) {
+            if (!character_in_view(t.bind, *d.pose, x.view)) {
                 counts = PackedCounts{0, k_culled, 0};
+                if (x.path != RenderPath::cpu) {
+                    packed[i].type = k_culled_character;
+                    bytes += sizeof(GpuCharacter::type);
+                }
                 continue;
             }
             if (x.path != RenderPath::cpu) {
-                counts = pack_character_at(type, d.type, *d.pose, d.tint, im.headers[i],
-                                           static_cast<float*>(x.f->bones.mapped), im.bone_offsets[i],
-                                           static_cast<std::uint32_t*>(x.f->words.mapped), im.word_offsets[i]);
+                GpuCharacter header;
+                counts = pack_character_at(t.bind, d.type, *d.pose, d.tint, header, bones,
+                                           static_cast<std::uint32_t>(i * im.bone_stride), words,
+                                           static_cast<std::uint32_t>(i * im.word_stride));
+                if (x.path == RenderPath::gpu_vertex) {
+                    // Every vertex and triangle of the type goes through the vertex shader.
+                    counts.vertices = t.collapse_vertices;
+                    counts.indices = t.collapse_count;
+                }
+                header.out_vertex_first = counts.vertices;
+                header.out_index_first = counts.indices;
+                packed[i] = header;
+                bytes += sizeof(GpuCharacter) + t.bind.drawn_bones.size() * k_bone_bytes +
+                         std::uint64_t{counts.words} * 4;
             } else {
-                const CpuPathCounts cpu = count_cpu_vertices(type, *d.pose);
+                const CpuPathCounts cpu = count_cpu_vertices(t.bind, *d.pose);
                 counts = PackedCounts{0, cpu.vertices, cpu.indices};
             }
+            ++visible;
+            vertices += counts.vertices;
+            indices += counts.indices;
         }
+        x.visible.fetch_add(visible, std::memory_order_relaxed);
+        x.vertices.fetch_add(vertices, std::memory_order_relaxed);
+        x.indices.fetch_add(indices, std::memory_order_relaxed);
+        x.bytes.fetch_add(bytes, std::memory_order_relaxed);
     };
     constexpr std::size_t k_grain = 64;
     // With a pose job, smaller ranges: a range's poses, just written, should still be in the core's cache when packed.
@@ -375,36 +397,28 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     if (m.pool != nullptr) m.pool->run(n, poses.run ? k_pose_job_grain : k_grain, RangeJob{first_pass, &context});
     else first_pass(&context, 0, n);
 
-    // Output places, in draw order (back to front): prefix sums over the visible characters.
-    std::uint32_t vertex_total = 0, index_total = 0, visible = 0;
-    std::uint64_t bytes_uploaded = 0;
-    auto* dense = static_cast<GpuCharacter*>(f.characters.mapped);
-    for (std::size_t i = 0; i < n; ++i) {
-        PackedCounts& counts = m.counts[i];
-        if (counts.vertices == k_culled) continue;
-        if (path == RenderPath::gpu_vertex) {
-            // Every vertex and triangle of the type goes through the vertex shader.
-            const SkeletonTypeEntry& t = m.types[characters[i].type];
-            counts.vertices = t.collapse_vertices;
-            counts.indices = t.collapse_count;
+    // The totals. The GPU paths' output places are the places pass's (places.comp); the CPU path's, prefix sums
+    // over the visible characters in draw order.
+    if (context.vertices.load() > 0xFFFFFFFFull || context.indices.load() > 0xFFFFFFFFull)
+        return make_error("renderer", "draw", "too many vertices for one frame");
+    const auto visible = static_cast<std::uint32_t>(context.visible.load());
+    const auto vertex_total = static_cast<std::uint32_t>(context.vertices.load());
+    const auto index_total = static_cast<std::uint32_t>(context.indices.load());
+    std::uint64_t bytes_uploaded = context.bytes.load();
+    if (path == RenderPath::cpu) {
+        std::uint32_t vertex_at = 0, index_at = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const PackedCounts& counts = m.counts[i];
+            if (counts.vertices == k_culled) continue;
+            m.vertex_offsets[i] = vertex_at;
+            m.index_offsets[i] = index_at;
+            vertex_at += counts.vertices;
+            index_at += counts.indices;
         }
-        if (packs) {
-            GpuCharacter h = m.headers[i];  // a copy: patching m.headers[i], then reading it whole, stalls
-            h.out_vertex_first = vertex_total;
-            h.out_index_first = index_total;
-            dense[visible] = h;
-            const std::size_t drawn_bones = m.types[characters[i].type].bind.drawn_bones.size();
-            bytes_uploaded += sizeof(GpuCharacter) + drawn_bones * k_bone_bytes + std::uint64_t{counts.words} * 4;
-        }
-        m.vertex_offsets[i] = vertex_total;
-        m.index_offsets[i] = index_total;
-        const std::uint64_t next_v = std::uint64_t{vertex_total} + counts.vertices;
-        const std::uint64_t next_i = std::uint64_t{index_total} + counts.indices;
-        if (next_v > 0xFFFFFFFFull || next_i > 0xFFFFFFFFull)
-            return make_error("renderer", "draw", "too many vertices for one frame");
-        vertex_total = static_cast<std::uint32_t>(next_v);
-        index_total = static_cast<std::uint32_t>(next_i);
-        ++visible;
+    }
+    if (packs) {
+        if (Result<bool> r = fit_buffer(c, f.characters, std::uint64_t{visible} * sizeof(GpuCharacter)); !r)
+            return r.error();
     }
     const std::uint64_t out_vertex_bytes = std::uint64_t{vertex_total} * sizeof(GpuOutVertex);
     const std::uint64_t out_index_bytes = std::uint64_t{index_total} * 4;
@@ -505,6 +519,20 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         cleared.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
         cleared.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
         vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &cleared,
+                             0, nullptr, 0, nullptr);
+    }
+    if (packs && visible > 0) {
+        // The places pass: the visible characters' headers, with their output places, for the passes after it.
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.places_pipeline);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
+        const auto count = static_cast<std::uint32_t>(n);
+        vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(count), &count);
+        vkCmdDispatch(cb, 1, 1, 1);
+        VkMemoryBarrier placed{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        placed.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        placed.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 1, &placed,
                              0, nullptr, 0, nullptr);
     }
     if ((path == RenderPath::gpu || tiles) && visible > 0) {

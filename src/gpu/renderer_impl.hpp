@@ -18,11 +18,13 @@
 
 namespace spinegpu::gpu {
 
-// Descriptor bindings (shaders/bindings.glsl, skin.comp, draw.vert, draw.frag, triangles.comp, raster.comp).
+// Descriptor bindings (shaders/bindings.glsl, skin.comp, draw.vert, draw.frag, triangles.comp, raster.comp,
+// places.comp).
 enum Binding : std::uint32_t {
     b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
     b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
-    b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks, b_count
+    b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks,
+    b_packed_characters, b_count
 };
 
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
@@ -46,7 +48,10 @@ struct SkeletonTypeEntry {
 
 // Everything one frame in flight owns.
 struct FrameSlot {
-    GpuBuffer characters, bones, words;   // packed poses (host visible, mapped)
+    GpuBuffer packed_characters, bones, words;  // packed poses (host visible, mapped): a header per character of
+                                                // the draw list, at its index (gpu_layout.h, GpuCharacter)
+    GpuBuffer characters;                 // the visible characters' headers with their output places, written by
+                                          // the places pass (device local)
     GpuBuffer cpu_vertices, cpu_indices;  // CPU path output (host visible, mapped)
     GpuBuffer gpu_vertices, gpu_indices;  // skinning pass output (device local)
     GpuBuffer tile_bits;                  // RenderPath::gpu_tiles: per tile, a bit per visible character
@@ -74,6 +79,7 @@ struct Renderer::Impl {
     VkPipelineLayout compute_layout = VK_NULL_HANDLE, draw_layout = VK_NULL_HANDLE;
     VkPipeline skin_pipeline = VK_NULL_HANDLE, draw_pipeline = VK_NULL_HANDLE;
     VkPipeline small_skin_pipeline = VK_NULL_HANDLE;  // the skinning pass for types of <= k_small_slot_capacity slots
+    VkPipeline places_pipeline = VK_NULL_HANDLE;      // the output places pass (places.comp)
     VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
     // RenderPath::gpu_tiles, when tile_rasterizer_supported.
     VkPipeline triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
@@ -88,6 +94,9 @@ struct Renderer::Impl {
     std::vector<SkeletonTypeEntry> types;
     bool finalized = false;
     std::uint32_t max_slots = 0;  // the most slots of any type (after finalize)
+    // Each character's fixed places in the frame's bone and word buffers are its index times these: the most
+    // drawn bones and words of any type (after finalize), so that ranges of characters pack independently.
+    std::uint32_t bone_stride = 0, word_stride = 0;
     GpuBuffer influences, bind_vertices, static_indices, attachments, type_table, slot_setups;
     GpuBuffer vertex_owners, collapse_indices;  // RenderPath::gpu_vertex: each bind vertex's attachment; triangles
     VkImage pages = VK_NULL_HANDLE;
@@ -113,10 +122,8 @@ struct Renderer::Impl {
     std::optional<std::uint32_t> mask_pool_cap;
     WorkerPool* pool = nullptr;      // threads for packing and the CPU path, or none (the caller's thread)
     // Per-frame scratch, grown and never shrunk, so that the steady state allocates nothing.
-    std::vector<GpuCharacter> headers;          // per character, before compaction to the visible ones
     std::vector<PackedCounts> counts;           // per character; vertices == k_culled: outside the view
-    std::vector<std::uint32_t> bone_offsets, word_offsets;  // where each character packs
-    std::vector<std::uint32_t> vertex_offsets, index_offsets;  // where each character's output goes
+    std::vector<std::uint32_t> vertex_offsets, index_offsets;  // CPU path: where each character's output goes
     std::vector<std::uint8_t> order_seen;       // per character: checking that a pose job's order is a permutation
     static constexpr std::uint32_t k_culled = 0xFFFFFFFFu;
 

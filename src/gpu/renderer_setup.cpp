@@ -36,9 +36,9 @@ Renderer::Impl::~Impl() {
     VkDevice d = context->device;
     vkDeviceWaitIdle(d);
     for (FrameSlot& f : frames) {
-        for (GpuBuffer* b : {&f.characters, &f.bones, &f.words, &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices,
-                             &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes,
-                             &f.character_tiles, &f.tile_masks})
+        for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.bones, &f.words, &f.cpu_vertices,
+                             &f.cpu_indices, &f.gpu_vertices, &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles,
+                             &f.triangle_boxes, &f.character_tiles, &f.tile_masks})
             destroy_buffer(*context, *b);
         if (f.fence != VK_NULL_HANDLE) vkDestroyFence(d, f.fence, nullptr);
     }
@@ -63,6 +63,7 @@ Renderer::Impl::~Impl() {
     if (collapse_pipeline) vkDestroyPipeline(d, collapse_pipeline, nullptr);
     if (raster_pipeline) vkDestroyPipeline(d, raster_pipeline, nullptr);
     if (triangle_pipeline) vkDestroyPipeline(d, triangle_pipeline, nullptr);
+    if (places_pipeline) vkDestroyPipeline(d, places_pipeline, nullptr);
     if (compute_layout) vkDestroyPipelineLayout(d, compute_layout, nullptr);
     if (draw_layout) vkDestroyPipelineLayout(d, draw_layout, nullptr);
     if (set_layout) vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
@@ -78,10 +79,11 @@ Result<void> Renderer::Impl::create_pipelines() {
         bindings[i].descriptorType = i == b_pages    ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
                                      : i == b_target ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
                                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        // The tile rasterizer's bindings are compute only: the draw's stages stay within common per-stage limits.
-        const bool tile_only = i >= b_tile_bits && i != b_pages;
+        // The tile rasterizer's and the places pass's bindings are compute only: the draw's stages stay within
+        // common per-stage limits.
+        const bool compute_only = i >= b_tile_bits && i != b_pages;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT |
-                                 (tile_only ? 0 : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
+                                 (compute_only ? 0 : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
     }
     VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     set_info.bindingCount = b_count;
@@ -89,7 +91,8 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (VkResult r = vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout); r != VK_SUCCESS)
         return vk_error("vkCreateDescriptorSetLayout", r);
 
-    // The skinning pass pushes 8 bytes ({character_count, row_width}); binning and tile raster a GpuTilePush.
+    // The skinning pass pushes 8 bytes ({character_count, row_width}), the places pass 4 ({character_count});
+    // binning and tile raster a GpuTilePush.
     VkPushConstantRange compute_push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(GpuTilePush)};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layout_info.setLayoutCount = 1;
@@ -103,6 +106,7 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (VkResult r = vkCreatePipelineLayout(d, &layout_info, nullptr, &draw_layout); r != VK_SUCCESS)
         return vk_error("vkCreatePipelineLayout", r);
 
+    if (Result<void> r = make_compute_pipeline(places_comp_spirv(), places_pipeline); !r) return r;
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), skin_pipeline); !r) return r;
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), small_skin_pipeline, k_small_slot_capacity); !r)
         return r;
@@ -315,10 +319,11 @@ Result<void> Renderer::Impl::create_frames() {
         f.set_gpu = sets[0];
         f.set_cpu = sets[1];
         const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-        for (GpuBuffer* b : {&f.characters, &f.bones, &f.words}) {
+        for (GpuBuffer* b : {&f.packed_characters, &f.bones, &f.words}) {
             b->usage = storage;
             b->host_visible = true;
         }
+        f.characters.usage = storage;
         f.cpu_vertices.usage = storage;
         f.cpu_vertices.host_visible = true;
         f.cpu_indices.usage = storage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
@@ -332,9 +337,9 @@ Result<void> Renderer::Impl::create_frames() {
         f.triangle_boxes.usage = storage;
         f.character_tiles.usage = storage;
         f.tile_masks.usage = storage;
-        for (GpuBuffer* b : {&f.characters, &f.bones, &f.words, &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices,
-                             &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles, &f.triangle_boxes,
-                             &f.character_tiles, &f.tile_masks})
+        for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.bones, &f.words, &f.cpu_vertices,
+                             &f.cpu_indices, &f.gpu_vertices, &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles,
+                             &f.triangle_boxes, &f.character_tiles, &f.tile_masks})
             if (Result<bool> made = fit_buffer(*context, *b, 4096); !made) return made.error();
     }
     return {};
@@ -438,6 +443,8 @@ Result<void> Renderer::Impl::upload_static() {
         t.bind = std::move(*bind);
         t.max_words = max_words_per_character(t.bind, *t.data);
         max_slots = std::max(max_slots, static_cast<std::uint32_t>(t.data->slots.size()));
+        bone_stride = std::max(bone_stride, static_cast<std::uint32_t>(t.bind.drawn_bones.size()));
+        word_stride = std::max(word_stride, t.max_words);
         const auto influence_base = static_cast<std::uint32_t>(all_influences.size());
         const auto vertex_base = static_cast<std::uint32_t>(all_vertices.size());
         const auto index_base = static_cast<std::uint32_t>(all_indices.size());

@@ -21,10 +21,14 @@ const std::uint32_t k_raster_comp[] = {
 const std::uint32_t k_triangles_comp[] = {
 #include "triangles.comp.inc"
 };
+const std::uint32_t k_places_comp[] = {
+#include "places.comp.inc"
+};
 }  // namespace
 
 std::span<const std::uint32_t> raster_comp_spirv() { return k_raster_comp; }
 std::span<const std::uint32_t> triangles_comp_spirv() { return k_triangles_comp; }
+std::span<const std::uint32_t> places_comp_spirv() { return k_places_comp; }
 std::span<const std::uint32_t> collapse_vert_spirv() { return k_collapse_vert; }
 std::span<const std::uint32_t> skin_comp_spirv() { return k_skin_comp; }
 std::span<const std::uint32_t> draw_vert_spirv() { return k_draw_vert; }

@@ -13,5 +13,6 @@ std::span<const std::uint32_t> draw_frag_spirv();
 std::span<const std::uint32_t> collapse_vert_spirv();
 std::span<const std::uint32_t> raster_comp_spirv();
 std::span<const std::uint32_t> triangles_comp_spirv();
+std::span<const std::uint32_t> places_comp_spirv();
 
 }  // namespace spinegpu::gpu

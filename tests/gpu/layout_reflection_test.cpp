@@ -70,7 +70,7 @@ const StructLayout* find_layout(const std::vector<StructLayout>& layouts, const 
 }
 
 const char* const k_shaders[] = {"skin.comp", "draw.vert", "draw.frag", "collapse.vert", "raster.comp",
-                                 "triangles.comp"};
+                                 "triangles.comp", "places.comp"};
 
 // The compiled shaders: the build's (SPINEGPU_SHADER_DIR), or $SPINEGPU_SHADER_DIR when set.
 std::string shader_dir() {
@@ -154,13 +154,13 @@ TEST(GpuLayout, layout_check_reports_a_wrong_offset_a_missing_member_and_an_extr
 }
 
 TEST(GpuLayout, push_constant_blocks_have_the_sizes_the_renderer_pushes) {
-    // renderer.cpp pushes {character_count, row_width} to the skinning pass, {scale, ox, oy, width, height} to the
-    // draw and a GpuTilePush to the tile rasterizer's passes; renderer_setup.cpp declares ranges of
-    // sizeof(GpuTilePush) bytes for compute and 20 for the draw.
+    // renderer.cpp pushes {character_count, row_width} to the skinning pass, {character_count} to the places
+    // pass, {scale, ox, oy, width, height} to the draw and a GpuTilePush to the tile rasterizer's passes;
+    // renderer_setup.cpp declares ranges of sizeof(GpuTilePush) bytes for compute and 20 for the draw.
     const std::map<std::string, std::uint32_t> expected{
         {"skin.comp", 8},      {"draw.vert", 20},         {"draw.frag", 20},
         {"collapse.vert", 20}, {"raster.comp", sizeof(GpuTilePush)},
-        {"triangles.comp", sizeof(GpuTilePush)}};
+        {"triangles.comp", sizeof(GpuTilePush)}, {"places.comp", 4}};
     for (const auto& [name, size] : expected) {
         ReflectedShader shader;
         if (!reflect(name, shader, false)) continue;
@@ -170,11 +170,12 @@ TEST(GpuLayout, push_constant_blocks_have_the_sizes_the_renderer_pushes) {
 }
 
 TEST(GpuLayout, compute_workgroups_are_the_shared_constants) {
-    // The skinning pass's prefix sum, the triangle pass's dispatch size and the tile rasterizer's
-    // pixel-per-thread mapping assume them.
+    // The skinning pass's prefix sum, the triangle pass's dispatch size, the tile rasterizer's pixel-per-thread
+    // mapping and the places pass's scan assume them.
     const std::map<std::string, std::uint32_t> expected{{"skin.comp", k_skin_workgroup},
                                                         {"triangles.comp", k_triangle_workgroup},
-                                                        {"raster.comp", k_tile_size}};
+                                                        {"raster.comp", k_tile_size},
+                                                        {"places.comp", k_places_workgroup}};
     for (const auto& [name, size] : expected) {
         ReflectedShader shader;
         ASSERT_TRUE(reflect(name, shader, false));
@@ -190,7 +191,8 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
         {"OutVertices", b_out_vertices}, {"OutIndices", b_out_indices}, {"VertexOwners", b_vertex_owners},
         {"TileBits", b_tile_bits},      {"Counters", b_counters},
         {"Triangles", b_triangles},     {"TriangleBoxes", b_triangle_boxes},
-        {"CharacterTiles", b_character_tiles}, {"TileMasks", b_tile_masks}};
+        {"CharacterTiles", b_character_tiles}, {"TileMasks", b_tile_masks},
+        {"PackedCharacters", b_packed_characters}};
     const std::map<std::string, Binding> images{{"pages", b_pages}, {"target", b_target}};
     std::set<std::string> seen;
     for (const char* name : k_shaders) {

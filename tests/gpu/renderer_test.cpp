@@ -1,6 +1,7 @@
 // The renderer on a real device (lavapipe in CI, the hardware driver where there is one), with the validation layer:
 // an empty frame is the background, a frame with spineboy draws him, characters of two types draw in one frame,
-// a pose job updates each range before it is packed, and types can only be added before the first frame. Skipped,
+// a pose job updates each range before it is packed, characters keep their places among thousands culled, and
+// types can only be added before the first frame. Skipped,
 // with the reason, when no Vulkan device exists. (The tile rasterizer's own tests: tile_rasterizer_test.cpp.)
 #include <gtest/gtest.h>
 
@@ -199,6 +200,61 @@ TEST(Renderer, draws_characters_of_two_types_in_one_frame) {
             if (off_background(*image, std::size_t{y} * k_width + x)) ++(x < k_width / 2 ? left : right);
     EXPECT_GT(left, 50u) << "spineboy (type " << boy_type << ") not drawn";
     EXPECT_GT(right, 50u) << "goblin (type " << goblin_type << ") not drawn";
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, visible_characters_keep_their_places_among_thousands_culled_and_empty_ones) {
+    // The places pass scans the draw list in rounds of k_places_workgroup * k_places_per_thread characters. The
+    // forty spineboys of the crowd spread over 9,000 entries (three rounds), among characters outside the view
+    // (packed as their type only) and characters in view that draw nothing (no vertices), must draw exactly as the
+    // forty alone, on both GPU paths, and as the CPU path draws the same list.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+    ASSERT_TRUE(crowd);
+    const SkeletonData& data = crowd->spineboy.data();
+    const std::uint32_t type = crowd->spineboy.type;
+    Player away(data, k_none, data.animation_names.find("run"));
+    away.pose.x = 1.0e6f;
+    update_world_transform(away.pose, Physics::pose);
+    Player empty(data, k_none, data.animation_names.find("walk"));
+    for (SlotPose& slot : empty.pose.slots) slot.attachment = k_none;
+    const std::size_t count = 9000;
+    std::vector<CharacterDraw> list(count, CharacterDraw{&away.pose, type, Color{}});
+    for (std::size_t k = 0; k < crowd->characters.size(); ++k) list[37 + k * 223] = crowd->characters[k];
+    std::uint32_t empties = 0;
+    for (std::size_t i = 101; i < count && empties < 30; i += 293)
+        if (list[i].pose == &away.pose) list[i] = CharacterDraw{&empty.pose, type, Color{}}, ++empties;
+    ASSERT_EQ(empties, 30u);
+    ASSERT_GT(count, std::size_t{2} * k_places_workgroup * k_places_per_thread);
+
+    const Camera2D camera{0.12f, 80, 110};
+    auto image_of = [&](std::span<const CharacterDraw> characters, RenderPath path) -> std::optional<Image> {
+        Result<FrameStats> frame = renderer->draw(characters, camera, k_width, k_height, k_background, path);
+        EXPECT_TRUE(frame.ok()) << frame.error().message();
+        if (!frame.ok()) return std::nullopt;
+        if (characters.size() == count) {
+            EXPECT_EQ(frame->characters, 70u);
+            EXPECT_EQ(frame->culled, count - 70);
+        }
+        Result<Image> image = renderer->read_back();
+        EXPECT_TRUE(image.ok()) << image.error().message();
+        if (!image.ok()) return std::nullopt;
+        return std::move(*image);
+    };
+    for (RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles}) {
+        const char* name = path == RenderPath::gpu ? "gpu" : "gpu_tiles";
+        std::optional<Image> alone = image_of(crowd->characters, path);
+        std::optional<Image> among = image_of(list, path);
+        ASSERT_TRUE(alone && among) << name;
+        EXPECT_GT(pixels_off_background(*alone), k_width * k_height / 4) << name;
+        EXPECT_TRUE(alone->rgba == among->rgba) << name << ": the forty draw differently among the others";
+    }
+    std::uint32_t drawn = 0;
+    std::uint64_t shaded = 0;
+    const std::uint32_t differing = path_differences(*renderer, list, camera, RenderPath::cpu, drawn, shaded);
+    EXPECT_GT(drawn, k_width * k_height / 4);
+    EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255 against the CPU path";
     expect_no_validation_messages(*renderer);
 }
 

@@ -10,7 +10,10 @@
 //   GpuSkeletonType  where a type's attachments and setup slot colours start
 //   GpuSlotSetup     a slot's setup colours, used when the type packs no colour section
 // Per frame, per character:
-//   GpuCharacter     the 32-byte header
+//   GpuCharacter     the 32-byte header. The CPU packs one per character of the draw list at its index (a
+//                    character outside the view: its type only, k_culled_character), with its output counts in
+//                    place of the output firsts; the places pass (places.comp) scans those counts and writes the
+//                    visible ones' headers, in order and with their output firsts, to the array the other passes read
 //   bones            6 floats per drawn bone (a b c d x y: two columns and a translation), 24 bytes
 //   words            the draw list (a 16-bit attachment id per draw-order position, two per word) and the optional
 //                    colour and deform sections, holding only the slots that colour and deform timelines animate
@@ -36,6 +39,13 @@ using uint = std::uint32_t;
 
 // Threads per workgroup of the skinning pass: one workgroup per character.
 SPINEGPU_CONST k_skin_workgroup = 64u;
+// The output places pass (places.comp): one workgroup of k_places_workgroup threads, each taking
+// k_places_per_thread consecutive characters per round, so a round places k_places_workgroup * k_places_per_thread.
+SPINEGPU_CONST k_places_workgroup = 256u;
+SPINEGPU_CONST k_places_per_thread = 16u;
+// GpuCharacter::type of a packed header whose character is outside the view: it packs nothing else, and the
+// places pass skips it.
+SPINEGPU_CONST k_culled_character = 0xFFFFFFFFu;
 // Pixels per side of a tile of the tile rasterizer (raster.comp: one workgroup of k_tile_size^2 threads per tile,
 // one pixel each).
 SPINEGPU_CONST k_tile_size = 16u;
@@ -131,8 +141,8 @@ struct GpuCharacter {
                            // or k_no_section
     uint deform_first;     // into the word buffer: per deform-animated slot the word offset of its deform floats
                            // (or k_no_section); or k_no_section when no slot is deformed this frame
-    uint out_vertex_first; // where this character's skinned vertices go
-    uint out_index_first;  // where its triangle indices go
+    uint out_vertex_first; // where this character's skinned vertices go (as packed: how many it has)
+    uint out_index_first;  // where its triangle indices go (as packed: how many it has)
     uint tint;             // skeleton colour (times the scene's tint), RGBA8
 };
 
