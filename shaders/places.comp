@@ -1,75 +1,79 @@
 #version 450
-// The output places pass, before skinning: one workgroup over the whole draw list. The CPU packs a header per
-// character at the character's own index, holding its output vertex and index counts where the output firsts go,
-// or only k_culled_character as its type when it is outside the view. This pass sums those counts in draw order
-// (an exclusive prefix sum over the visible characters) and writes each visible character's header, its counts
-// replaced by its output firsts, to the next place of the compact array that the skinning, triangle and draw
-// passes read: visible character c is the c-th of the draw list not culled. The CPU only needs the totals, which
-// its packing threads sum as they go, so no serial loop over the characters is left on the CPU.
+// The output places, before skinning, in two dispatches over blocks of k_places_workgroup characters (one thread
+// per character, one workgroup per block). The CPU packs a header per character at the character's own index,
+// holding its output vertex and index counts where the output firsts go, or only k_culled_character as its type
+// when it is outside the view.
+//   phase 0 (k_places_phase = 0): each block's totals over its visible characters (vertices, indices, how many),
+//            to place_blocks[block];
+//   phase 1: each block adds up the totals of the blocks before it, scans its own characters (an exclusive prefix
+//            sum over the visible ones, in draw order) and writes each visible character's header, its counts
+//            replaced by its output firsts, to its place in the compact array that the skinning, triangle and draw
+//            passes read: visible character c is the c-th of the draw list not culled.
+// The CPU only needs the frame's totals, which its packing threads sum as they go, so no serial loop over the
+// characters is left on the CPU.
 #extension GL_GOOGLE_include_directive : require
 #include "spinegpu/gpu/gpu_layout.h"
 
 layout(local_size_x = 256) in;  // k_places_workgroup
 
+layout(constant_id = 0) const uint k_places_phase = 0u;
+
 layout(std430, set = 0, binding = 6) writeonly buffer Characters { GpuCharacter characters[]; };
 layout(std430, set = 0, binding = 20) readonly buffer PackedCharacters { GpuCharacter packed_characters[]; };
+// Per block: its visible characters' vertices, indices and count (w unused).
+layout(std430, set = 0, binding = 21) buffer PlaceBlocks { uvec4 place_blocks[]; };
 
 layout(push_constant) uniform Push { uint character_count; } push;
 
-// Per thread: the sums of its run of characters this round, then (after the scan) the inclusive prefix sums.
-shared uint s_vertices[k_places_workgroup];
-shared uint s_indices[k_places_workgroup];
-shared uint s_visible[k_places_workgroup];
+shared uvec3 s_sums[k_places_workgroup];
+
+// The sum of every thread's `value` (a tree in shared memory); all threads get it.
+uvec3 workgroup_sum(uvec3 value) {
+    uint t = gl_LocalInvocationID.x;
+    s_sums[t] = value;
+    barrier();
+    for (uint half_size = k_places_workgroup / 2u; half_size > 0u; half_size >>= 1) {
+        if (t < half_size) s_sums[t] += s_sums[t + half_size];
+        barrier();
+    }
+    uvec3 sum = s_sums[0];
+    barrier();  // s_sums is free again
+    return sum;
+}
+
+// The sum of `value` over the threads before this one (Hillis-Steele in shared memory).
+uvec3 workgroup_exclusive_scan(uvec3 value) {
+    uint t = gl_LocalInvocationID.x;
+    s_sums[t] = value;
+    barrier();
+    for (uint offset = 1u; offset < k_places_workgroup; offset <<= 1) {
+        uvec3 before = t >= offset ? s_sums[t - offset] : uvec3(0u);
+        barrier();
+        s_sums[t] += before;
+        barrier();
+    }
+    uvec3 inclusive = s_sums[t];
+    barrier();
+    return inclusive - value;
+}
 
 void main() {
-    uint t = gl_LocalInvocationID.x;
-    // What the rounds before placed; every thread keeps the same copy.
-    uint vertex_base = 0u, index_base = 0u, visible_base = 0u;
-    for (uint round_first = 0u; round_first < push.character_count;
-         round_first += k_places_workgroup * k_places_per_thread) {
-        uint first = round_first + t * k_places_per_thread;
-        uint end = min(first + k_places_per_thread, push.character_count);
-        uint vertices = 0u, indices = 0u, visible = 0u;
-        for (uint k = first; k < end; ++k) {
-            if (packed_characters[k].type == k_culled_character) continue;
-            vertices += packed_characters[k].out_vertex_first;
-            indices += packed_characters[k].out_index_first;
-            ++visible;
-        }
-        s_vertices[t] = vertices;
-        s_indices[t] = indices;
-        s_visible[t] = visible;
-        barrier();
-        // Inclusive scan across the workgroup (Hillis-Steele: log2(k_places_workgroup) steps).
-        for (uint offset = 1u; offset < k_places_workgroup; offset <<= 1) {
-            uint v = 0u, i = 0u, n = 0u;
-            if (t >= offset) {
-                v = s_vertices[t - offset];
-                i = s_indices[t - offset];
-                n = s_visible[t - offset];
-            }
-            barrier();
-            s_vertices[t] += v;
-            s_indices[t] += i;
-            s_visible[t] += n;
-            barrier();
-        }
-        uint vertex_at = vertex_base + s_vertices[t] - vertices;
-        uint index_at = index_base + s_indices[t] - indices;
-        uint place = visible_base + s_visible[t] - visible;
-        for (uint k = first; k < end; ++k) {
-            GpuCharacter header = packed_characters[k];
-            if (header.type == k_culled_character) continue;
-            uint vertex_count = header.out_vertex_first, index_count = header.out_index_first;
-            header.out_vertex_first = vertex_at;
-            header.out_index_first = index_at;
-            characters[place++] = header;
-            vertex_at += vertex_count;
-            index_at += index_count;
-        }
-        vertex_base += s_vertices[k_places_workgroup - 1u];
-        index_base += s_indices[k_places_workgroup - 1u];
-        visible_base += s_visible[k_places_workgroup - 1u];
-        barrier();  // the next round overwrites the shared sums
+    uint block = gl_WorkGroupID.x;
+    uint k = block * k_places_workgroup + gl_LocalInvocationID.x;
+    bool visible = k < push.character_count && packed_characters[k].type != k_culled_character;
+    uvec3 counts = visible ? uvec3(packed_characters[k].out_vertex_first, packed_characters[k].out_index_first, 1u)
+                           : uvec3(0u);
+    if (k_places_phase == 0u) {
+        uvec3 total = workgroup_sum(counts);
+        if (gl_LocalInvocationID.x == 0u) place_blocks[block] = uvec4(total, 0u);
+        return;
     }
+    uvec3 before = uvec3(0u);
+    for (uint b = gl_LocalInvocationID.x; b < block; b += k_places_workgroup) before += place_blocks[b].xyz;
+    uvec3 at = workgroup_sum(before) + workgroup_exclusive_scan(counts);
+    if (!visible) return;
+    GpuCharacter header = packed_characters[k];
+    header.out_vertex_first = at.x;
+    header.out_index_first = at.y;
+    characters[at.z] = header;
 }

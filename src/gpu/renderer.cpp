@@ -219,7 +219,7 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             &f.characters, &f.bones, &f.words,
             path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
             &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes,
-            &f.character_tiles, &f.tile_masks, &f.packed_characters};
+            &f.character_tiles, &f.tile_masks, &f.packed_characters, &f.place_blocks};
         std::array<VkDescriptorBufferInfo, b_count> infos{};
         std::array<VkWriteDescriptorSet, b_count> writes{};
         std::uint32_t count = 0;
@@ -313,10 +313,13 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     // Fixed places for every character's header, bones and words (its index times the strides; culled characters
     // leave all but their header's type unwritten), so that ranges of characters pack independently.
     const std::uint64_t bone_total = std::uint64_t{n} * m.bone_stride, word_total = std::uint64_t{n} * m.word_stride;
-    if (bone_total > 0xFFFFFFFFull / 6 || word_total > 0xFFFFFFFFull)
+    const std::uint64_t place_blocks = (std::uint64_t{n} + k_places_workgroup - 1) / k_places_workgroup;
+    if (bone_total > 0xFFFFFFFFull / 6 || word_total > 0xFFFFFFFFull ||
+        (packs && place_blocks > c.properties.limits.maxComputeWorkGroupCount[0]))
         return make_error("renderer", "draw", "too many characters for one frame");
     if (packs) {
         for (auto [buffer, bytes] : {std::pair{&f.packed_characters, n * sizeof(GpuCharacter)},
+                                     std::pair{&f.place_blocks, place_blocks * 16},
                                      std::pair{&f.bones, bone_total * k_bone_bytes},
                                      std::pair{&f.words, word_total * 4}})
             if (Result<bool> r = fit_buffer(c, *buffer, bytes); !r) return r.error();
@@ -522,18 +525,21 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
                              0, nullptr, 0, nullptr);
     }
     if (packs && visible > 0) {
-        // The places pass: the visible characters' headers, with their output places, for the passes after it.
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.places_pipeline);
+        // The places passes (block totals, then places): the visible characters' headers, with their output places,
+        // for the passes after them.
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
         const auto count = static_cast<std::uint32_t>(n);
         vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(count), &count);
-        vkCmdDispatch(cb, 1, 1, 1);
-        VkMemoryBarrier placed{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        placed.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        placed.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 1, &placed,
-                             0, nullptr, 0, nullptr);
+        VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        written.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        for (VkPipeline pipeline : {m.places_sum_pipeline, m.places_pipeline}) {
+            vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+            vkCmdDispatch(cb, static_cast<std::uint32_t>(place_blocks), 1, 1);
+            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 1,
+                                 &written, 0, nullptr, 0, nullptr);
+        }
     }
     if ((path == RenderPath::gpu || tiles) && visible > 0) {
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE,

@@ -24,7 +24,7 @@ enum Binding : std::uint32_t {
     b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
     b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
     b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks,
-    b_packed_characters, b_count
+    b_packed_characters, b_place_blocks, b_count
 };
 
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
@@ -51,7 +51,8 @@ struct FrameSlot {
     GpuBuffer packed_characters, bones, words;  // packed poses (host visible, mapped): a header per character of
                                                 // the draw list, at its index (gpu_layout.h, GpuCharacter)
     GpuBuffer characters;                 // the visible characters' headers with their output places, written by
-                                          // the places pass (device local)
+                                          // the places passes (device local)
+    GpuBuffer place_blocks;               // the places passes' totals per block of characters (device local)
     GpuBuffer cpu_vertices, cpu_indices;  // CPU path output (host visible, mapped)
     GpuBuffer gpu_vertices, gpu_indices;  // skinning pass output (device local)
     GpuBuffer tile_bits;                  // RenderPath::gpu_tiles: per tile, a bit per visible character
@@ -79,7 +80,8 @@ struct Renderer::Impl {
     VkPipelineLayout compute_layout = VK_NULL_HANDLE, draw_layout = VK_NULL_HANDLE;
     VkPipeline skin_pipeline = VK_NULL_HANDLE, draw_pipeline = VK_NULL_HANDLE;
     VkPipeline small_skin_pipeline = VK_NULL_HANDLE;  // the skinning pass for types of <= k_small_slot_capacity slots
-    VkPipeline places_pipeline = VK_NULL_HANDLE;      // the output places pass (places.comp)
+    // The output places passes (places.comp): block totals, then the places.
+    VkPipeline places_sum_pipeline = VK_NULL_HANDLE, places_pipeline = VK_NULL_HANDLE;
     VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
     // RenderPath::gpu_tiles, when tile_rasterizer_supported.
     VkPipeline triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;

@@ -36,9 +36,9 @@ Renderer::Impl::~Impl() {
     VkDevice d = context->device;
     vkDeviceWaitIdle(d);
     for (FrameSlot& f : frames) {
-        for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.bones, &f.words, &f.cpu_vertices,
-                             &f.cpu_indices, &f.gpu_vertices, &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles,
-                             &f.triangle_boxes, &f.character_tiles, &f.tile_masks})
+        for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.bones, &f.words,
+                             &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices, &f.gpu_indices, &f.tile_bits,
+                             &f.counters, &f.triangles, &f.triangle_boxes, &f.character_tiles, &f.tile_masks})
             destroy_buffer(*context, *b);
         if (f.fence != VK_NULL_HANDLE) vkDestroyFence(d, f.fence, nullptr);
     }
@@ -63,6 +63,7 @@ Renderer::Impl::~Impl() {
     if (collapse_pipeline) vkDestroyPipeline(d, collapse_pipeline, nullptr);
     if (raster_pipeline) vkDestroyPipeline(d, raster_pipeline, nullptr);
     if (triangle_pipeline) vkDestroyPipeline(d, triangle_pipeline, nullptr);
+    if (places_sum_pipeline) vkDestroyPipeline(d, places_sum_pipeline, nullptr);
     if (places_pipeline) vkDestroyPipeline(d, places_pipeline, nullptr);
     if (compute_layout) vkDestroyPipelineLayout(d, compute_layout, nullptr);
     if (draw_layout) vkDestroyPipelineLayout(d, draw_layout, nullptr);
@@ -91,7 +92,7 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (VkResult r = vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout); r != VK_SUCCESS)
         return vk_error("vkCreateDescriptorSetLayout", r);
 
-    // The skinning pass pushes 8 bytes ({character_count, row_width}), the places pass 4 ({character_count});
+    // The skinning pass pushes 8 bytes ({character_count, row_width}), the places passes 4 ({character_count});
     // binning and tile raster a GpuTilePush.
     VkPushConstantRange compute_push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(GpuTilePush)};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -106,7 +107,8 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (VkResult r = vkCreatePipelineLayout(d, &layout_info, nullptr, &draw_layout); r != VK_SUCCESS)
         return vk_error("vkCreatePipelineLayout", r);
 
-    if (Result<void> r = make_compute_pipeline(places_comp_spirv(), places_pipeline); !r) return r;
+    if (Result<void> r = make_compute_pipeline(places_comp_spirv(), places_sum_pipeline); !r) return r;
+    if (Result<void> r = make_compute_pipeline(places_comp_spirv(), places_pipeline, 1); !r) return r;
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), skin_pipeline); !r) return r;
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), small_skin_pipeline, k_small_slot_capacity); !r)
         return r;
@@ -324,6 +326,7 @@ Result<void> Renderer::Impl::create_frames() {
             b->host_visible = true;
         }
         f.characters.usage = storage;
+        f.place_blocks.usage = storage;
         f.cpu_vertices.usage = storage;
         f.cpu_vertices.host_visible = true;
         f.cpu_indices.usage = storage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
@@ -337,9 +340,9 @@ Result<void> Renderer::Impl::create_frames() {
         f.triangle_boxes.usage = storage;
         f.character_tiles.usage = storage;
         f.tile_masks.usage = storage;
-        for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.bones, &f.words, &f.cpu_vertices,
-                             &f.cpu_indices, &f.gpu_vertices, &f.gpu_indices, &f.tile_bits, &f.counters, &f.triangles,
-                             &f.triangle_boxes, &f.character_tiles, &f.tile_masks})
+        for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.bones, &f.words,
+                             &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices, &f.gpu_indices, &f.tile_bits,
+                             &f.counters, &f.triangles, &f.triangle_boxes, &f.character_tiles, &f.tile_masks})
             if (Result<bool> made = fit_buffer(*context, *b, 4096); !made) return made.error();
     }
     return {};

@@ -192,7 +192,7 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
         {"TileBits", b_tile_bits},      {"Counters", b_counters},
         {"Triangles", b_triangles},     {"TriangleBoxes", b_triangle_boxes},
         {"CharacterTiles", b_character_tiles}, {"TileMasks", b_tile_masks},
-        {"PackedCharacters", b_packed_characters}};
+        {"PackedCharacters", b_packed_characters}, {"PlaceBlocks", b_place_blocks}};
     const std::map<std::string, Binding> images{{"pages", b_pages}, {"target", b_target}};
     std::set<std::string> seen;
     for (const char* name : k_shaders) {

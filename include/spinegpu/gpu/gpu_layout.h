@@ -39,10 +39,8 @@ using uint = std::uint32_t;
 
 // Threads per workgroup of the skinning pass: one workgroup per character.
 SPINEGPU_CONST k_skin_workgroup = 64u;
-// The output places pass (places.comp): one workgroup of k_places_workgroup threads, each taking
-// k_places_per_thread consecutive characters per round, so a round places k_places_workgroup * k_places_per_thread.
+// Characters per workgroup of the output places passes (places.comp), one per thread.
 SPINEGPU_CONST k_places_workgroup = 256u;
-SPINEGPU_CONST k_places_per_thread = 16u;
 // GpuCharacter::type of a packed header whose character is outside the view: it packs nothing else, and the
 // places pass skips it.
 SPINEGPU_CONST k_culled_character = 0xFFFFFFFFu;
