@@ -9,12 +9,13 @@
 //            sum over the visible ones, in draw order) and writes each visible character's header, its counts
 //            replaced by its output firsts, to its place in the compact array that the skinning, triangle and draw
 //            passes read: visible character c is the c-th of the draw list not culled.
-// The CPU only needs the frame's totals, which its packing threads sum as they go, so no serial loop over the
-// characters is left on the CPU.
+// The CPU only needs the frame's totals, which its packing threads sum as they go, so it runs no prefix sum over
+// the characters. (Each block reads the totals of all blocks before it: work that grows with the square of the
+// block count, a few hundred thousand loads at 100,000 characters.)
 #extension GL_GOOGLE_include_directive : require
 #include "spinegpu/gpu/gpu_layout.h"
 
-layout(local_size_x = 256) in;  // k_places_workgroup
+layout(local_size_x = 128) in;  // k_places_workgroup
 
 layout(constant_id = 0) const uint k_places_phase = 0u;
 

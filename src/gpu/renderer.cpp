@@ -314,10 +314,14 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     // leave all but their header's type unwritten), so that ranges of characters pack independently.
     const std::uint64_t bone_total = std::uint64_t{n} * m.bone_stride, word_total = std::uint64_t{n} * m.word_stride;
     const std::uint64_t place_blocks = (std::uint64_t{n} + k_places_workgroup - 1) / k_places_workgroup;
-    if (bone_total > 0xFFFFFFFFull / 6 || word_total > 0xFFFFFFFFull ||
-        (packs && place_blocks > c.properties.limits.maxComputeWorkGroupCount[0]))
-        return make_error("renderer", "draw", "too many characters for one frame");
     if (packs) {
+        // Every packed array within what one storage buffer descriptor covers, and the places within one dispatch.
+        const std::uint64_t range = c.properties.limits.maxStorageBufferRange;
+        if (bone_total * k_bone_bytes > range || word_total * 4 > range || n * sizeof(GpuCharacter) > range ||
+            place_blocks > c.properties.limits.maxComputeWorkGroupCount[0])
+            return make_error("renderer", "draw",
+                              "too many characters for one frame: " + std::to_string(n) +
+                                  " need more than one storage buffer or dispatch of this device holds");
         for (auto [buffer, bytes] : {std::pair{&f.packed_characters, n * sizeof(GpuCharacter)},
                                      std::pair{&f.place_blocks, place_blocks * 16},
                                      std::pair{&f.bones, bone_total * k_bone_bytes},
@@ -337,7 +341,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         RenderPath path;
         PoseJob poses;
         // The frame's totals over the visible characters: how many, their output vertices and indices (64-bit:
-        // the draw refuses a frame past 32 bits), and the bytes packed for the GPU.
+        // the draw refuses a frame past 32 bits); and the bytes packed for the GPU, culled characters' marks included.
         std::atomic<std::uint64_t> visible{0}, vertices{0}, indices{0}, bytes{0};
     } context{&m, &f, characters, view, path, poses};
     auto first_pass = [](void* raw, std::size_t begin, std::size_t end) {

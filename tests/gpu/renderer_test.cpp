@@ -205,9 +205,9 @@ TEST(Renderer, draws_characters_of_two_types_in_one_frame) {
 
 TEST(Renderer, visible_characters_keep_their_places_among_thousands_culled_and_empty_ones) {
     // The places passes scan the draw list in blocks of k_places_workgroup characters. The forty spineboys of the
-    // crowd spread over 9,000 entries (36 blocks, some with none of them), among characters outside the view
-    // (packed as their type only) and characters in view that draw nothing (no vertices), must draw exactly as the
-    // forty alone, on both GPU paths, and as the CPU path draws the same list.
+    // crowd spread over 9,000 entries (over 70 blocks, the middle third none of them), among characters outside the
+    // view (packed as their type only) and characters in view that draw nothing (no vertices), must draw exactly as
+    // the forty alone, on the three GPU paths, and as the CPU path draws the same list.
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(renderer);
     std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
@@ -221,12 +221,13 @@ TEST(Renderer, visible_characters_keep_their_places_among_thousands_culled_and_e
     for (SlotPose& slot : empty.pose.slots) slot.attachment = k_none;
     const std::size_t count = 9000;
     std::vector<CharacterDraw> list(count, CharacterDraw{&away.pose, type, Color{}});
-    for (std::size_t k = 0; k < crowd->characters.size(); ++k) list[37 + k * 223] = crowd->characters[k];
+    for (std::size_t k = 0; k < crowd->characters.size(); ++k)
+        list[k < 20 ? 37 + k * 151 : 6000 + (k - 20) * 147] = crowd->characters[k];
     std::uint32_t empties = 0;
     for (std::size_t i = 101; i < count && empties < 30; i += 293)
         if (list[i].pose == &away.pose) list[i] = CharacterDraw{&empty.pose, type, Color{}}, ++empties;
     ASSERT_EQ(empties, 30u);
-    ASSERT_GT(count, std::size_t{32} * k_places_workgroup);
+    static_assert(6000 - 2906 > 2 * k_places_workgroup, "the gap between the first twenty and the rest spans blocks");
 
     const Camera2D camera{0.12f, 80, 110};
     auto image_of = [&](std::span<const CharacterDraw> characters, RenderPath path) -> std::optional<Image> {
@@ -242,8 +243,8 @@ TEST(Renderer, visible_characters_keep_their_places_among_thousands_culled_and_e
         if (!image.ok()) return std::nullopt;
         return std::move(*image);
     };
-    for (RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles}) {
-        const char* name = path == RenderPath::gpu ? "gpu" : "gpu_tiles";
+    for (RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles, RenderPath::gpu_vertex}) {
+        const char* name = path == RenderPath::gpu ? "gpu" : path == RenderPath::gpu_tiles ? "gpu_tiles" : "gpu_vertex";
         std::optional<Image> alone = image_of(crowd->characters, path);
         std::optional<Image> among = image_of(list, path);
         ASSERT_TRUE(alone && among) << name;

@@ -39,8 +39,9 @@ using uint = std::uint32_t;
 
 // Threads per workgroup of the skinning pass: one workgroup per character.
 SPINEGPU_CONST k_skin_workgroup = 64u;
-// Characters per workgroup of the output places passes (places.comp), one per thread.
-SPINEGPU_CONST k_places_workgroup = 256u;
+// Characters per workgroup of the output places passes (places.comp), one per thread (128: the workgroup size
+// every Vulkan device supports).
+SPINEGPU_CONST k_places_workgroup = 128u;
 // GpuCharacter::type of a packed header whose character is outside the view: it packs nothing else, and the
 // places pass skips it.
 SPINEGPU_CONST k_culled_character = 0xFFFFFFFFu;

@@ -84,7 +84,8 @@ struct FrameStats {
                                // the PoseJob when draw() was given one
     double record_ms = 0;      // recording and submitting the command buffer
     double gpu_ms = -1;
-    double skin_ms = -1;       // the part of gpu_ms before the draw (the skinning pass; ~0 on the other paths)
+    double skin_ms = -1;       // the part of gpu_ms before the draw: the places and skinning passes (gpu and
+                               // gpu_tiles), the places passes (gpu_vertex), ~0 on the CPU path
     std::uint64_t bytes_uploaded = 0;  // bytes written to mapped memory for this frame
     std::uint32_t characters = 0;      // drawn (in view)
     std::uint32_t culled = 0;          // outside the view: neither packed nor drawn
