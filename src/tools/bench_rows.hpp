@@ -50,7 +50,7 @@ struct BenchRow {
     std::uint32_t frames = 0;
     std::optional<Timing> update;  // runtime update of all characters
     std::optional<double> pack_ms, record_ms, gpu_ms, frame_ms, bytes_per_character;
-    std::optional<double> skin_ms;  // the part of gpu_ms spent before the draw (the skinning pass)
+    std::optional<double> skin_ms;  // the part of gpu_ms spent before the draw (the places and skinning passes)
     // The GPU time's floors on an NVIDIA H200 (DESIGN.md): vertices through the rasterizer / 1.07 G/s, shaded
     // pixels / 12.3 G/s.
     std::optional<double> vertex_floor_ms, fill_floor_ms;
