@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 
 #include "renderer_impl.hpp"
 #include "spinegpu/gpu/cpu_path.hpp"
@@ -138,6 +139,12 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
     if (!context) return context.error();
     impl->context = std::move(*context);
     impl->frames_in_flight = desc.frames_in_flight != 0 ? desc.frames_in_flight : 2;
+    impl->storage_range = impl->context->properties.limits.maxStorageBufferRange;
+    if (const char* cap = std::getenv("SPINEGPU_DIAGNOSE_STORAGE_RANGE"); cap != nullptr && *cap != 0) {
+        char* end = nullptr;
+        const unsigned long long bytes = std::strtoull(cap, &end, 10);
+        if (*end == 0) impl->storage_range = std::min<std::uint64_t>(impl->storage_range, bytes);
+    }
     if (Result<void> r = impl->create_pipelines(); !r) return r.error();
     if (Result<void> r = impl->create_frames(); !r) return r.error();
     return std::unique_ptr<Renderer>(new Renderer(std::move(impl)));
@@ -231,8 +238,7 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             bound[i] = tag;
             // (Buffers grow to powers of two, which may pass the largest range a descriptor may cover; the
             // draw checks that what it uses fits that range.)
-            infos[i] = {buffers[i]->buffer, 0,
-                        std::min<VkDeviceSize>(buffers[i]->size, context->properties.limits.maxStorageBufferRange)};
+            infos[i] = {buffers[i]->buffer, 0, std::min<VkDeviceSize>(buffers[i]->size, storage_range)};
             VkWriteDescriptorSet& w = writes[count++];
             w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             w.dstSet = set;
@@ -316,7 +322,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     const std::uint64_t place_blocks = (std::uint64_t{n} + k_places_workgroup - 1) / k_places_workgroup;
     if (packs) {
         // Every packed array within what one storage buffer descriptor covers, and the places within one dispatch.
-        const std::uint64_t range = c.properties.limits.maxStorageBufferRange;
+        const std::uint64_t range = m.storage_range;
         if (bone_total * k_bone_bytes > range || word_total * 4 > range || n * sizeof(GpuCharacter) > range ||
             place_blocks > c.properties.limits.maxComputeWorkGroupCount[0])
             return make_error("renderer", "draw",
@@ -429,6 +435,16 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     }
     const std::uint64_t out_vertex_bytes = std::uint64_t{vertex_total} * sizeof(GpuOutVertex);
     const std::uint64_t out_index_bytes = std::uint64_t{index_total} * 4;
+    // Every path but gpu_vertex reads the output vertices through one storage buffer; the GPU paths write the output
+    // indices through one.
+    if (path != RenderPath::gpu_vertex &&
+        (out_vertex_bytes > m.storage_range || (packs && out_index_bytes > m.storage_range)))
+        return make_error("renderer", "draw",
+                          std::to_string(visible) + " characters in view need " + std::to_string(vertex_total) +
+                              " output vertices (" + std::to_string(out_vertex_bytes) + " bytes) and " +
+                              std::to_string(index_total) + " indices (" + std::to_string(out_index_bytes) +
+                              " bytes), more than one storage buffer of this device holds (" +
+                              std::to_string(m.storage_range) + "); draw fewer per frame");
     const bool tiles = path == RenderPath::gpu_tiles;
     GpuTilePush tile_push{};
     std::uint64_t tile_bytes = 0;
@@ -437,13 +453,13 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
                      (height + k_tile_size - 1) / k_tile_size, (visible + 31) / 32, visible, index_total,
                      premultiplied_rgba8(background), std::min<std::uint32_t>(std::max(visible, 1u), 65535)};
         tile_bytes = std::uint64_t{tile_push.tiles_x} * tile_push.tiles_y * tile_push.words_per_tile * 4;
-        if (tile_bytes > c.properties.limits.maxStorageBufferRange)
+        if (tile_bytes > m.storage_range)
             return make_error("renderer", "draw", std::to_string(visible) + " characters in view need " +
                                                       std::to_string(tile_bytes >> 20) +
                                                       " MiB of tile bits at this target size, more than the "
                                                       "device's largest storage buffer; use the gpu path");
         const std::uint64_t triangle_bytes = std::uint64_t{index_total / 3} * sizeof(GpuTriangle);
-        if (triangle_bytes > c.properties.limits.maxStorageBufferRange)
+        if (triangle_bytes > m.storage_range)
             return make_error("renderer", "draw", std::to_string(index_total / 3) + " triangles in view need " +
                                                       std::to_string(triangle_bytes >> 20) +
                                                       " MiB of set-up triangles, more than the device's largest "
@@ -459,7 +475,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         // allocated, the pool already there serves.
         const std::uint64_t guess = (std::uint64_t{index_total / 3} / 32 + visible) * 16;
         std::uint64_t mask_words = std::min<std::uint64_t>(std::max(guess, m.tile_mask_words_asked * 5 / 4),
-                                                           c.properties.limits.maxStorageBufferRange / 4);
+                                                           m.storage_range / 4);
         if (m.mask_pool_cap) mask_words = std::min<std::uint64_t>(mask_words, *m.mask_pool_cap);
         if (Result<bool> r = fit_buffer(c, f.tile_masks, mask_words * 4); !r)
             mask_words = std::min<std::uint64_t>(mask_words, f.tile_masks.size / 4);
@@ -546,9 +562,9 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         }
     }
     if ((path == RenderPath::gpu || tiles) && visible > 0) {
+        // (The places passes bound the set with the same layout; it stays bound across the pipeline change.)
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE,
                           m.max_slots <= k_small_slot_capacity ? m.small_skin_pipeline : m.skin_pipeline);
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
         const std::uint32_t count = visible;
         const std::uint32_t row = std::min<std::uint32_t>(count, 65535);
         const std::uint32_t push[2] = {count, row};

@@ -122,6 +122,9 @@ struct Renderer::Impl {
     // pool (SPINEGPU_DIAGNOSE_MASK_POOL), if any.
     std::uint64_t tile_mask_words_asked = 0;
     std::optional<std::uint32_t> mask_pool_cap;
+    // The most bytes one storage buffer descriptor covers: the device's maxStorageBufferRange, or fewer under
+    // SPINEGPU_DIAGNOSE_STORAGE_RANGE=N (bytes), so that tests reach the frames and skeleton types that pass it.
+    std::uint64_t storage_range = 0;
     WorkerPool* pool = nullptr;      // threads for packing and the CPU path, or none (the caller's thread)
     // Per-frame scratch, grown and never shrunk, so that the steady state allocates nothing.
     std::vector<PackedCounts> counts;           // per character; vertices == k_culled: outside the view

@@ -1,12 +1,13 @@
 // The renderer on a real device (lavapipe in CI, the hardware driver where there is one), with the validation layer:
 // an empty frame is the background, a frame with spineboy draws him, characters of two types draw in one frame,
-// a pose job updates each range before it is packed, characters keep their places among thousands culled, and
-// types can only be added before the first frame. Skipped,
+// a pose job updates each range before it is packed, characters keep their places among thousands culled, frames
+// and skeleton types past one storage buffer are refused, and types can only be added before the first frame. Skipped,
 // with the reason, when no Vulkan device exists. (The tile rasterizer's own tests: tile_rasterizer_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <span>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -18,7 +19,9 @@
 #include "gpu_test_support.hpp"
 #include "renderer_test_support.hpp"
 #include "spinegpu/data/image.hpp"
+#include "spinegpu/gpu/gpu_structs.hpp"
 #include "spinegpu/gpu/renderer.hpp"
+#include "spinegpu/gpu/static_skeleton.hpp"
 #include "spinegpu/runtime/batch_update.hpp"
 
 namespace spinegpu::test {
@@ -257,6 +260,99 @@ TEST(Renderer, visible_characters_keep_their_places_among_thousands_culled_and_e
     EXPECT_GT(drawn, k_width * k_height / 4);
     EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255 against the CPU path";
     expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, frames_and_skeleton_types_past_one_storage_buffer_are_refused_by_name) {
+    // SPINEGPU_DIAGNOSE_STORAGE_RANGE lowers the range one storage buffer covers, as a device with a small
+    // maxStorageBufferRange would have it. Each GPU path's output arrays (vertices, and indices where the GPU writes
+    // them) must fit it: at exactly their size the forty draw as without the cap, a byte less and the frame is refused
+    // with the output named, while gpu_vertex (no output arrays) still draws. Past it, the packed arrays of a long
+    // draw list and the skeleton types' static arrays are refused too, and a refused frame leaves the renderer usable.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    struct Drawn { FrameStats stats; Image image; };
+    auto draw = [](Renderer& renderer, std::span<const CharacterDraw> characters, RenderPath path) -> Result<Drawn> {
+        Result<FrameStats> frame =
+            renderer.draw(characters, Camera2D{0.12f, 80, 110}, k_width, k_height, k_background, path);
+        if (!frame) return frame.error();
+        Result<Image> image = renderer.read_back();
+        if (!image) return image.error();
+        return Drawn{*frame, std::move(*image)};
+    };
+    const RenderPath paths[] = {RenderPath::gpu, RenderPath::gpu_tiles, RenderPath::gpu_vertex, RenderPath::cpu};
+    auto name_of = [](RenderPath path) {
+        return path == RenderPath::gpu         ? "gpu"
+               : path == RenderPath::gpu_tiles ? "gpu_tiles"
+               : path == RenderPath::gpu_vertex ? "gpu_vertex"
+                                                : "cpu";
+    };
+    std::vector<Drawn> uncapped;
+    std::uint64_t static_bytes = 0, bone_bytes = 0;
+    {
+        SPINEGPU_REQUIRE_RENDERER(renderer);
+        std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+        ASSERT_TRUE(crowd);
+        for (RenderPath path : paths) {
+            Result<Drawn> drawn = draw(*renderer, crowd->characters, path);
+            ASSERT_TRUE(drawn.ok()) << name_of(path) << ": " << drawn.error().message();
+            uncapped.push_back(std::move(*drawn));
+        }
+        const StaticSkeleton& bind = renderer->skeleton_type(crowd->spineboy.type);
+        static_bytes = std::max({bind.influences.size() * sizeof(GpuInfluence),
+                                 bind.vertices.size() * sizeof(GpuBindVertex), bind.indices.size() * 4,
+                                 bind.attachments.size() * sizeof(GpuAttachment)});
+        bone_bytes = crowd->characters.size() * bind.drawn_bones.size() * k_bone_bytes;
+    }
+    // What each path's frame reads or writes through one storage buffer at most.
+    auto output_bytes = [&](std::size_t p) {
+        const FrameStats& stats = uncapped[p].stats;
+        const std::uint64_t vertices = std::uint64_t{stats.vertices} * sizeof(GpuOutVertex);
+        return paths[p] == RenderPath::cpu ? vertices : std::max(vertices, std::uint64_t{stats.triangles} * 12);
+    };
+    ASSERT_LT(std::max(static_bytes, bone_bytes), output_bytes(0)) << "the test needs outputs larger than the rest";
+    ASSERT_LT(std::max(static_bytes, bone_bytes), output_bytes(3)) << "the test needs outputs larger than the rest";
+    for (std::size_t p : {std::size_t{0}, std::size_t{3}}) {
+        const std::uint64_t need = output_bytes(p);
+        for (std::uint64_t cap : {need, need - 1}) {
+            SCOPED_TRACE(std::string(name_of(paths[p])) + "'s outputs with a range of " + std::to_string(cap));
+            SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_STORAGE_RANGE",
+                                                 std::to_string(cap).c_str());
+            std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+            ASSERT_TRUE(crowd);
+            Result<Drawn> drawn = draw(*renderer, crowd->characters, paths[p]);
+            if (cap == need) {
+                ASSERT_TRUE(drawn.ok()) << drawn.error().message();
+                EXPECT_TRUE(drawn->image.rgba == uncapped[p].image.rgba) << "drawn otherwise than without the cap";
+            } else {
+                ASSERT_FALSE(drawn.ok());
+                EXPECT_NE(drawn.error().message().find("output vertices"), std::string::npos)
+                    << drawn.error().message();
+                if (paths[p] == RenderPath::gpu) {
+                    Result<Drawn> tiles = draw(*renderer, crowd->characters, RenderPath::gpu_tiles);
+                    EXPECT_FALSE(tiles.ok()) << "gpu_tiles writes the same outputs";
+                }
+            }
+            // The vertex-shader path has no output arrays; it draws after a refused frame as without the cap.
+            Result<Drawn> collapsed = draw(*renderer, crowd->characters, RenderPath::gpu_vertex);
+            ASSERT_TRUE(collapsed.ok()) << collapsed.error().message();
+            EXPECT_TRUE(collapsed->image.rgba == uncapped[2].image.rgba) << "gpu_vertex drawn otherwise";
+            // Thousands of characters: their packed bones pass the range, and the frame is refused before packing.
+            std::vector<CharacterDraw> list(9000, crowd->characters[0]);
+            Result<Drawn> many = draw(*renderer, list, RenderPath::gpu);
+            ASSERT_FALSE(many.ok());
+            EXPECT_NE(many.error().message().find("too many characters"), std::string::npos)
+                << many.error().message();
+            expect_no_validation_messages(*renderer);
+        }
+    }
+    SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_STORAGE_RANGE",
+                                         std::to_string(static_bytes - 1).c_str());
+    std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+    ASSERT_TRUE(crowd);
+    Result<Drawn> drawn = draw(*renderer, crowd->characters, RenderPath::gpu);
+    ASSERT_FALSE(drawn.ok());
+    EXPECT_EQ(drawn.error().where, "skeleton types") << drawn.error().message();
+    EXPECT_NE(drawn.error().message().find("more than one storage buffer"), std::string::npos)
+        << drawn.error().message();
 }
 
 TEST(Renderer, add_skeleton_type_after_the_first_frame_fails) {

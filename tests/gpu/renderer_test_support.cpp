@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace spinegpu::test {
 
@@ -19,6 +20,13 @@ std::unique_ptr<Renderer> create_renderer(std::string& skip_reason) {
     else
         ADD_FAILURE() << e.message();
     return nullptr;
+}
+
+std::unique_ptr<Renderer> create_renderer_with(const char* name, const char* value, std::string& skip_reason) {
+    setenv(name, value, 1);
+    std::unique_ptr<Renderer> renderer = create_renderer(skip_reason);
+    unsetenv(name);
+    return renderer;
 }
 
 std::unique_ptr<DrawableType> load_drawable(const std::string& skeleton, const std::string& atlas) {

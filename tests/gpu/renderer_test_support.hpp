@@ -35,6 +35,20 @@ std::unique_ptr<gpu::Renderer> create_renderer(std::string& skip_reason);
         return;                                                            \
     }
 
+// A renderer as create_renderer's, built with environment variable `name` set to `value` (a diagnostic switch read
+// when the renderer is created; unset again at once).
+std::unique_ptr<gpu::Renderer> create_renderer_with(const char* name, const char* value, std::string& skip_reason);
+
+// Declares `renderer`, built with the diagnostic switch `name`=`value`, or skips or returns as
+// SPINEGPU_REQUIRE_RENDERER does.
+#define SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, name, value)                              \
+    std::string skip_reason;                                                                     \
+    std::unique_ptr<gpu::Renderer> renderer = create_renderer_with(name, value, skip_reason);    \
+    if (!renderer) {                                                                             \
+        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;                                   \
+        return;                                                                                  \
+    }
+
 // An example skeleton with its page images, ready for add_skeleton_type.
 struct DrawableType {
     std::unique_ptr<LoadedSkeleton> loaded;

@@ -5,7 +5,6 @@
 // with the reason, when no Vulkan device exists.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,25 +16,6 @@ namespace spinegpu::test {
 namespace {
 
 using namespace spinegpu::gpu;
-
-// A renderer built with environment variable `name` set to `value` (a diagnostic switch read when the renderer is
-// created; unset again at once), or null as create_renderer.
-std::unique_ptr<Renderer> create_renderer_with(const char* name, const char* value, std::string& skip_reason) {
-    setenv(name, value, 1);
-    std::unique_ptr<Renderer> renderer = create_renderer(skip_reason);
-    unsetenv(name);
-    return renderer;
-}
-
-// Declares `renderer`, built with the diagnostic switch `name`=`value`, or skips or returns as
-// SPINEGPU_REQUIRE_RENDERER does.
-#define SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, name, value)                     \
-    std::string skip_reason;                                                            \
-    std::unique_ptr<Renderer> renderer = create_renderer_with(name, value, skip_reason); \
-    if (!renderer) {                                                                    \
-        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;                          \
-        return;                                                                         \
-    }
 
 // Counts the pixels that a diagnostic build 4 renderer (SPINEGPU_DIAGNOSE_TILES=4) found disagreeing with the edge
 // functions after drawing `characters` with `camera`, and returns the covered pixels it checked in `checked`.
