@@ -143,8 +143,13 @@ WorkerPool::~WorkerPool() {
 void WorkerPool::claim_ranges() {
     for (;;) {
         const std::size_t begin = next_.fetch_add(grain_, std::memory_order_relaxed);
+        if (begin >= tail_) break;
+        job_.run(job_.context, begin, begin + grain_);  // tail_ is a multiple of grain_
+    }
+    for (;;) {
+        const std::size_t begin = tail_next_.fetch_add(tail_grain_, std::memory_order_relaxed);
         if (begin >= count_) return;
-        job_.run(job_.context, begin, std::min(begin + grain_, count_));
+        job_.run(job_.context, begin, std::min(begin + tail_grain_, count_));
     }
 }
 
@@ -170,7 +175,14 @@ void WorkerPool::run(std::size_t count, std::size_t grain, RangeJob job) {
     job_ = job;
     count_ = count;
     grain_ = grain;
+    // The last round of ranges (one per thread) in quarters: a thread that takes a range as the others run out of
+    // work makes them all wait for it, up to a whole range's time. At least four indices (or the grain), so that the
+    // update still composes four characters per group (world_group.hpp).
+    const std::size_t last_round = grain * threads();
+    tail_ = count > last_round ? (count - last_round) / grain * grain : 0;
+    tail_grain_ = std::min<std::size_t>(grain, std::max<std::size_t>(grain / 4, 4));
     next_.store(0, std::memory_order_relaxed);
+    tail_next_.store(tail_, std::memory_order_relaxed);
     pending_.store(static_cast<std::uint32_t>(workers_.size()), std::memory_order_relaxed);
     epoch_.fetch_add(1, std::memory_order_release);  // publishes the fields above to the workers
     epoch_.notify_all();

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -314,6 +315,54 @@ TEST(WorkerPool, runs_every_index_exactly_once_per_batch) {
                 }
                 for (std::size_t i = 0; i < count; ++i)
                     ASSERT_EQ(hits[i], 20) << threads << " threads, count " << count << ", grain " << grain;
+            }
+        }
+    }
+}
+
+TEST(WorkerPool, ranges_are_the_grain_until_the_last_round_and_quarters_in_it) {
+    // The last threads() x grain indices (one range per thread) go in quarter ranges (at least 4, at most the grain),
+    // so that the threads finish together; the ranges before them are the grain exactly, and all of them cover every
+    // index once.
+    for (unsigned threads : {2u, 3u, 8u}) {
+        WorkerPool pool(threads);
+        for (std::size_t count : {5u, 40u, 100u, 1000u, 1003u}) {
+            for (std::size_t grain : {1u, 4u, 8u, 16u, 17u, 64u}) {
+                struct Seen {
+                    std::mutex mutex;
+                    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+                } seen;
+                pool.run(count, grain, RangeJob{[](void* context, std::size_t begin, std::size_t end) {
+                                                    auto& s = *static_cast<Seen*>(context);
+                                                    std::lock_guard lock(s.mutex);
+                                                    s.ranges.emplace_back(begin, end);
+                                                },
+                                                &seen});
+                std::sort(seen.ranges.begin(), seen.ranges.end());
+                const std::string where = std::to_string(threads) + " threads, count " + std::to_string(count) +
+                                          ", grain " + std::to_string(grain);
+                const std::size_t quarter = std::min<std::size_t>(grain, std::max<std::size_t>(grain / 4, 4));
+                const std::size_t last_round = count > threads * grain ? count - threads * grain : 0;
+                std::size_t next = 0;
+                bool quarters = false;
+                for (auto [begin, end] : seen.ranges) {
+                    ASSERT_EQ(begin, next) << where;
+                    ASSERT_LT(begin, end) << where;
+                    next = end;
+                    if (count <= grain) {
+                        EXPECT_EQ(end, count) << where << ": one range, on the caller";
+                        continue;
+                    }
+                    if (!quarters && end - begin < grain) {
+                        quarters = true;
+                        EXPECT_GT(begin + grain, last_round) << where << ": quarters from " << begin;
+                    }
+                    if (quarters || begin >= last_round)
+                        EXPECT_LE(end - begin, quarter) << where << ", range at " << begin;
+                    else
+                        EXPECT_EQ(end - begin, grain) << where << ", range at " << begin;
+                }
+                EXPECT_EQ(next, count) << where;
             }
         }
     }
