@@ -143,7 +143,8 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
     if (const char* cap = std::getenv("SPINEGPU_DIAGNOSE_STORAGE_RANGE"); cap != nullptr && *cap != 0) {
         char* end = nullptr;
         const unsigned long long bytes = std::strtoull(cap, &end, 10);
-        if (*end == 0) impl->storage_range = std::min<std::uint64_t>(impl->storage_range, bytes);
+        // (At least 4 bytes: a descriptor's range may not be 0.)
+        if (*end == 0) impl->storage_range = std::min<std::uint64_t>(impl->storage_range, std::max(bytes, 4ull));
     }
     if (Result<void> r = impl->create_pipelines(); !r) return r.error();
     if (Result<void> r = impl->create_frames(); !r) return r.error();
@@ -435,16 +436,20 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     }
     const std::uint64_t out_vertex_bytes = std::uint64_t{vertex_total} * sizeof(GpuOutVertex);
     const std::uint64_t out_index_bytes = std::uint64_t{index_total} * 4;
-    // Every path but gpu_vertex reads the output vertices through one storage buffer; the GPU paths write the output
-    // indices through one.
-    if (path != RenderPath::gpu_vertex &&
-        (out_vertex_bytes > m.storage_range || (packs && out_index_bytes > m.storage_range)))
-        return make_error("renderer", "draw",
-                          std::to_string(visible) + " characters in view need " + std::to_string(vertex_total) +
-                              " output vertices (" + std::to_string(out_vertex_bytes) + " bytes) and " +
-                              std::to_string(index_total) + " indices (" + std::to_string(out_index_bytes) +
-                              " bytes), more than one storage buffer of this device holds (" +
-                              std::to_string(m.storage_range) + "); draw fewer per frame");
+    // Every path but gpu_vertex reads the output vertices through one storage buffer; gpu and gpu_tiles write the
+    // output indices through one.
+    if (path != RenderPath::gpu_vertex) {
+        const bool vertices_pass = out_vertex_bytes > m.storage_range;
+        if (vertices_pass || (packs && out_index_bytes > m.storage_range))
+            return make_error("renderer", "draw",
+                              std::to_string(visible) + " characters in view need " +
+                                  (vertices_pass ? std::to_string(vertex_total) + " output vertices (" +
+                                                       std::to_string(out_vertex_bytes)
+                                                 : std::to_string(index_total) + " output indices (" +
+                                                       std::to_string(out_index_bytes)) +
+                                  " bytes), more than one storage buffer of this device holds (" +
+                                  std::to_string(m.storage_range) + "); draw fewer per frame");
+    }
     const bool tiles = path == RenderPath::gpu_tiles;
     GpuTilePush tile_push{};
     std::uint64_t tile_bytes = 0;

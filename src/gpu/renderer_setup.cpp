@@ -486,22 +486,23 @@ Result<void> Renderer::Impl::upload_static() {
     }
     // All but the collapse indices (an index buffer) are read through one storage buffer each.
     struct Upload { const void* data; std::size_t bytes; GpuBuffer* out; const char* what; };
-    for (Upload u :
-         {Upload{all_influences.data(), all_influences.size() * sizeof(GpuInfluence), &influences, "influences"},
-          Upload{all_vertices.data(), all_vertices.size() * sizeof(GpuBindVertex), &bind_vertices, "vertices"},
-          Upload{all_indices.data(), all_indices.size() * sizeof(std::uint32_t), &static_indices, "indices"},
-          Upload{all_attachments.data(), all_attachments.size() * sizeof(GpuAttachment), &attachments, "attachments"},
-          Upload{all_types.data(), all_types.size() * sizeof(GpuSkeletonType), &type_table, "types"},
-          Upload{all_setups.data(), all_setups.size() * sizeof(GpuSlotSetup), &slot_setups, "slots"},
-          Upload{all_owners.data(), all_owners.size() * sizeof(std::uint32_t), &vertex_owners, "vertex owners"},
-          Upload{all_collapse.data(), all_collapse.size() * sizeof(std::uint32_t), &collapse_indices, nullptr}}) {
+    const Upload uploads[] = {
+        Upload{all_influences.data(), all_influences.size() * sizeof(GpuInfluence), &influences, "influences"},
+        Upload{all_vertices.data(), all_vertices.size() * sizeof(GpuBindVertex), &bind_vertices, "vertices"},
+        Upload{all_indices.data(), all_indices.size() * sizeof(std::uint32_t), &static_indices, "indices"},
+        Upload{all_attachments.data(), all_attachments.size() * sizeof(GpuAttachment), &attachments, "attachments"},
+        Upload{all_types.data(), all_types.size() * sizeof(GpuSkeletonType), &type_table, "types"},
+        Upload{all_setups.data(), all_setups.size() * sizeof(GpuSlotSetup), &slot_setups, "slots"},
+        Upload{all_owners.data(), all_owners.size() * sizeof(std::uint32_t), &vertex_owners, "vertex owners"},
+        Upload{all_collapse.data(), all_collapse.size() * sizeof(std::uint32_t), &collapse_indices, nullptr}};
+    for (const Upload& u : uploads)
         if (u.what != nullptr && u.bytes > storage_range)
             return make_error("renderer", "skeleton types",
                               std::string("their ") + u.what + " take " + std::to_string(u.bytes) +
                                   " bytes, more than one storage buffer of this device holds (" +
                                   std::to_string(storage_range) + "); use fewer or smaller skeleton types");
+    for (const Upload& u : uploads)
         if (Result<void> r = upload_buffer(*this, u.data, u.bytes, *u.out); !r) return r.error();
-    }
 
     // The page array, UNORM: texels are filtered in sRGB-encoded values as the official renderers filter them
     // (draw.frag says why).

@@ -264,10 +264,11 @@ TEST(Renderer, visible_characters_keep_their_places_among_thousands_culled_and_e
 
 TEST(Renderer, frames_and_skeleton_types_past_one_storage_buffer_are_refused_by_name) {
     // SPINEGPU_DIAGNOSE_STORAGE_RANGE lowers the range one storage buffer covers, as a device with a small
-    // maxStorageBufferRange would have it. Each GPU path's output arrays (vertices, and indices where the GPU writes
-    // them) must fit it: at exactly their size the forty draw as without the cap, a byte less and the frame is refused
-    // with the output named, while gpu_vertex (no output arrays) still draws. Past it, the packed arrays of a long
-    // draw list and the skeleton types' static arrays are refused too, and a refused frame leaves the renderer usable.
+    // maxStorageBufferRange would have it. The gpu and cpu paths' output arrays (vertices, and indices where the GPU
+    // writes them) must fit it: at exactly their size the forty draw as without the cap, a byte less and the frame is
+    // refused with the output and its size named (gpu_tiles too, which writes the same outputs), while gpu_vertex (no
+    // output arrays) still draws. Past it, the packed arrays of a long draw list and the skeleton types' static arrays
+    // are refused too, and a refused frame leaves the renderer usable.
     SPINEGPU_REQUIRE_EXAMPLES();
     struct Drawn { FrameStats stats; Image image; };
     auto draw = [](Renderer& renderer, std::span<const CharacterDraw> characters, RenderPath path) -> Result<Drawn> {
@@ -302,11 +303,19 @@ TEST(Renderer, frames_and_skeleton_types_past_one_storage_buffer_are_refused_by_
                                  bind.attachments.size() * sizeof(GpuAttachment)});
         bone_bytes = crowd->characters.size() * bind.drawn_bones.size() * k_bone_bytes;
     }
-    // What each path's frame reads or writes through one storage buffer at most.
+    // What each path's frame reads or writes through one storage buffer at most, and the words naming it when it
+    // passes `cap`.
     auto output_bytes = [&](std::size_t p) {
         const FrameStats& stats = uncapped[p].stats;
         const std::uint64_t vertices = std::uint64_t{stats.vertices} * sizeof(GpuOutVertex);
         return paths[p] == RenderPath::cpu ? vertices : std::max(vertices, std::uint64_t{stats.triangles} * 12);
+    };
+    auto refusal = [&](std::size_t p, std::uint64_t cap) {
+        const FrameStats& stats = uncapped[p].stats;
+        const std::uint64_t vertices = std::uint64_t{stats.vertices} * sizeof(GpuOutVertex);
+        return vertices > cap ? std::to_string(stats.vertices) + " output vertices (" + std::to_string(vertices)
+                              : std::to_string(stats.triangles * 3) + " output indices (" +
+                                    std::to_string(std::uint64_t{stats.triangles} * 12);
     };
     ASSERT_LT(std::max(static_bytes, bone_bytes), output_bytes(0)) << "the test needs outputs larger than the rest";
     ASSERT_LT(std::max(static_bytes, bone_bytes), output_bytes(3)) << "the test needs outputs larger than the rest";
@@ -324,11 +333,13 @@ TEST(Renderer, frames_and_skeleton_types_past_one_storage_buffer_are_refused_by_
                 EXPECT_TRUE(drawn->image.rgba == uncapped[p].image.rgba) << "drawn otherwise than without the cap";
             } else {
                 ASSERT_FALSE(drawn.ok());
-                EXPECT_NE(drawn.error().message().find("output vertices"), std::string::npos)
+                EXPECT_NE(drawn.error().message().find(refusal(p, cap)), std::string::npos)
                     << drawn.error().message();
                 if (paths[p] == RenderPath::gpu) {
                     Result<Drawn> tiles = draw(*renderer, crowd->characters, RenderPath::gpu_tiles);
-                    EXPECT_FALSE(tiles.ok()) << "gpu_tiles writes the same outputs";
+                    ASSERT_FALSE(tiles.ok()) << "gpu_tiles writes the same outputs";
+                    EXPECT_NE(tiles.error().message().find(refusal(p, cap)), std::string::npos)
+                        << tiles.error().message();
                 }
             }
             // The vertex-shader path has no output arrays; it draws after a refused frame as without the cap.

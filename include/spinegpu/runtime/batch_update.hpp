@@ -128,9 +128,10 @@ struct RangeJob {
 
 // A small pool of persistent std::jthread workers, woken once per batch. The calling thread works too, so a pool of
 // `threads` threads starts threads - 1 workers; with 1 it runs every job on the caller. Workers and the caller claim
-// ranges of `grain` indices from a shared counter until none is left (mixed skeleton types cost differently per
-// character, so ranges are handed out as threads become free rather than split evenly up front). After a batch the
-// workers spin briefly (20 to 200 microseconds), then sleep until the next one.
+// ranges of `grain` indices from a shared counter, smaller ones in the last round (see run()), until none is left
+// (mixed skeleton types cost differently per character, so ranges are handed out as threads become free rather than
+// split evenly up front). After a batch the workers spin briefly (20 to 200 microseconds), then sleep until the next
+// one.
 // One batch at a time: run() must not be called from two threads at once, nor from inside a job.
 class WorkerPool {
 public:
@@ -145,9 +146,10 @@ public:
     unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
 
     // Runs `job` over [0, count) in ranges of at most `grain` indices (grain 0 is taken as 1) and returns when every
-    // range is done; the last threads() x grain indices go in ranges of a quarter of the grain (at least 4, at most
-    // the grain), so that the threads finish closer together. Jobs of at most one range run on the caller without
-    // waking anyone. Allocates nothing.
+    // range is done. The last round, from the last multiple of `grain` at or before count - threads() x grain (all of
+    // [0, count) when that is negative), goes in ranges of a quarter of the grain (at least 4, at most the grain), so
+    // that the threads finish closer together. Jobs of at most one range run on the caller without waking anyone.
+    // Allocates nothing.
     void run(std::size_t count, std::size_t grain, RangeJob job);
 
 private:
@@ -184,7 +186,8 @@ const char* thread_backend_name(ThreadBackend backend);
 struct BatchDesc {
     unsigned threads = 0;                        // 0: std::thread::hardware_concurrency() (at least 1)
     ThreadBackend backend = ThreadBackend::pool; // must be one that has_thread_backend() reports
-    std::uint32_t grain = 0;                     // characters per range a thread claims; 0: 8
+    std::uint32_t grain = 0;                     // characters per range a thread claims (the pool's last round:
+                                                 // fewer, WorkerPool::run); 0: 8
 };
 
 class TbbArena;  // oneTBB's task_arena, behind a pointer so that this header does not include TBB
