@@ -4,7 +4,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 
 #include "renderer_impl.hpp"
 #include "spinegpu/gpu/cpu_path.hpp"
@@ -140,12 +139,9 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
     impl->context = std::move(*context);
     impl->frames_in_flight = desc.frames_in_flight != 0 ? desc.frames_in_flight : 2;
     impl->storage_range = impl->context->properties.limits.maxStorageBufferRange;
-    if (const char* cap = std::getenv("SPINEGPU_DIAGNOSE_STORAGE_RANGE"); cap != nullptr && *cap != 0) {
-        char* end = nullptr;
-        const unsigned long long bytes = std::strtoull(cap, &end, 10);
-        // (At least 4 bytes: a descriptor's range may not be 0.)
-        if (*end == 0) impl->storage_range = std::min<std::uint64_t>(impl->storage_range, std::max(bytes, 4ull));
-    }
+    // (At least 4 bytes: a descriptor's range may not be 0.)
+    if (std::optional<std::uint64_t> bytes = diagnostic_number("SPINEGPU_DIAGNOSE_STORAGE_RANGE"))
+        impl->storage_range = std::min<std::uint64_t>(impl->storage_range, std::max<std::uint64_t>(*bytes, 4));
     if (Result<void> r = impl->create_pipelines(); !r) return r.error();
     if (Result<void> r = impl->create_frames(); !r) return r.error();
     return std::unique_ptr<Renderer>(new Renderer(std::move(impl)));

@@ -30,6 +30,10 @@ enum Binding : std::uint32_t {
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
 inline constexpr std::uint32_t k_tile_shared_memory_bytes = 32768;
 
+// The number environment variable `name` holds (a diagnostic switch), or none when it is unset, empty or not a
+// decimal number.
+std::optional<std::uint64_t> diagnostic_number(const char* name);
+
 // Whether the device can run the tile rasterizer (RenderPath::gpu_tiles): 64-bit integers and subgroup votes in
 // compute shaders, and k_tile_shared_memory_bytes of shared memory per workgroup.
 bool tile_rasterizer_supported(const VkContext& context);

@@ -26,6 +26,15 @@ Result<VkShaderModule> make_module(VkDevice device, std::span<const std::uint32_
 
 }  // namespace
 
+std::optional<std::uint64_t> diagnostic_number(const char* name) {
+    const char* value = std::getenv(name);
+    if (value == nullptr || *value == 0) return std::nullopt;
+    char* end = nullptr;
+    const unsigned long long number = std::strtoull(value, &end, 10);
+    if (*end != 0) return std::nullopt;
+    return number;
+}
+
 bool tile_rasterizer_supported(const VkContext& context) {
     return context.shader_int64 && context.compute_subgroup_vote &&
            context.properties.limits.maxComputeSharedMemorySize >= k_tile_shared_memory_bytes;
@@ -122,11 +131,9 @@ Result<void> Renderer::Impl::create_pipelines() {
                                        : 0;
         if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, part); !r) return r;
         // SPINEGPU_DIAGNOSE_MASK_POOL=N: at most N words of tile masks per frame (0: none), to test the fallback.
-        if (const char* pool = std::getenv("SPINEGPU_DIAGNOSE_MASK_POOL"); pool != nullptr && *pool != 0) {
-            char* end = nullptr;
-            const unsigned long words = std::strtoul(pool, &end, 10);
-            if (*end == 0 && words <= 0xFFFFFFFFul) mask_pool_cap = static_cast<std::uint32_t>(words);
-        }
+        if (std::optional<std::uint64_t> words = diagnostic_number("SPINEGPU_DIAGNOSE_MASK_POOL");
+            words && *words <= 0xFFFFFFFFull)
+            mask_pool_cap = static_cast<std::uint32_t>(*words);
     }
 
     // Render pass: one RGBA8 colour target, cleared, left ready for readback.
