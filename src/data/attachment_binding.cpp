@@ -7,12 +7,13 @@
 #include <string>
 #include <string_view>
 
+#include "../core/spine_math.hpp"
+
 namespace spinegpu {
 namespace {
 
-// The official runtime converts degrees with its own pi, 3.1415927 (a float's pi, used in double arithmetic); the
-// same constant keeps rotated corners identical to its.
-constexpr double k_deg_rad = 3.1415927 / 180;
+// The official runtime's degrees to radians (its own pi, see spine_math.hpp) keeps rotated corners identical to its.
+using detail::k_deg_rad;
 
 // Corner offsets and UVs of a region attachment showing `region`.
 void bind_region_attachment(const AttachmentData& a, const AtlasRegion& region, BoundRegion& out) {

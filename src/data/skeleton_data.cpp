@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "../core/fast_trig.hpp"
+#include "../core/spine_math.hpp"
 #include "linked_meshes.hpp"
 
 namespace spinegpu {
@@ -67,6 +69,12 @@ void resolve_default_attachments(SkeletonData& data) {
 
 void finish_skeleton_data(SkeletonData& data) {
     detail::sort_skin_entries(data);
+    data.bone_setup_axes.resize(data.bones.size());
+    for (std::size_t i = 0; i < data.bones.size(); ++i) {
+        BoneSetupAxis& axis = data.bone_setup_axes[i];
+        axis.angle = static_cast<double>(data.bones[i].rotation) + data.bones[i].shear_x;
+        detail::fast_sincos(axis.angle * detail::k_deg_rad, axis.sin, axis.cos);
+    }
     resolve_default_attachments(data);
     data.finished = true;
     std::size_t count = data.ik_constraints.size() + data.transform_constraints.size() +

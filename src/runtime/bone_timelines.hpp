@@ -12,7 +12,7 @@
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
 #include "curve_eval.hpp"
-#include "runtime_math.hpp"
+#include "../core/spine_math.hpp"
 
 namespace spinegpu::detail {
 

@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "bone_world.hpp"
-#include "fast_trig.hpp"
-#include "runtime_math.hpp"
+#include "../core/fast_trig.hpp"
+#include "../core/spine_math.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
 namespace spinegpu {

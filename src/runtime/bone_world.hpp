@@ -11,15 +11,18 @@
 // without SSE2, builds the reference.
 #pragma once
 
+#include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #if defined(__SSE2__) && !defined(SPINEGPU_SCALAR)
 #include <emmintrin.h>
 #define SPINEGPU_BONE_WORLD_SSE2 1
 #endif
 
-#include "fast_trig.hpp"
-#include "runtime_math.hpp"
+#include "../core/fast_trig.hpp"
+#include "../core/spine_math.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
 namespace spinegpu::detail {
@@ -138,14 +141,21 @@ inline void compose_normal(double sin_x, double cos_x, const BoneTransform& t, c
     compose_normal(sin_x, cos_x, t, p, out);
 }
 
-// The same, taking the sine and cosine from the bone's cache when its angle is unchanged (and refreshing it if not).
-inline void normal_bone_world(const BoneTransform& t, const BoneWorld& p, BoneWorld& out, BoneAngleCache& cache) {
+// The same, taking the sine and cosine from the bone's setup axis when its angle has exactly the setup angle's bits
+// (so they are the values the computation would give), which is the case for most bones in most frames.
+inline void normal_bone_world(const BoneTransform& t, const BoneWorld& p, BoneWorld& out, const BoneSetupAxis& setup) {
     const double angle = static_cast<double>(t.rotation) + t.shear_x;
-    if (angle != cache.angle) {
-        fast_sincos(angle * k_deg_rad, cache.sin, cache.cos);
-        cache.angle = angle;
-    }
-    compose_normal(cache.sin, cache.cos, t, p, out);
+    double sin_x = setup.sin, cos_x = setup.cos;
+    if (std::bit_cast<std::uint64_t>(angle) != std::bit_cast<std::uint64_t>(setup.angle))
+        fast_sincos(angle * k_deg_rad, sin_x, cos_x);
+    compose_normal(sin_x, cos_x, t, p, out);
+}
+
+// The setup axes of `pose`'s bones (SkeletonData::bone_setup_axes), or null when the data's do not cover every bone
+// (data changed after finish_skeleton_data): its bones then compute their own sine and cosine.
+inline const BoneSetupAxis* setup_axes(const SkeletonPose& pose) {
+    const std::vector<BoneSetupAxis>& axes = pose.data->bone_setup_axes;
+    return axes.size() == pose.world.size() ? axes.data() : nullptr;
 }
 
 }  // namespace spinegpu::detail

@@ -11,7 +11,7 @@
 #include "spinegpu/data/skeleton_data.hpp"
 #include "spinegpu/runtime/animation.hpp"
 
-#include "runtime_math.hpp"
+#include "../core/spine_math.hpp"
 
 namespace spinegpu::detail {
 

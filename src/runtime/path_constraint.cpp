@@ -15,8 +15,8 @@
 #include <cmath>
 
 #include "constraints.hpp"
-#include "fast_trig.hpp"
-#include "runtime_math.hpp"
+#include "../core/fast_trig.hpp"
+#include "../core/spine_math.hpp"
 
 namespace spinegpu::detail {
 namespace {

@@ -43,7 +43,6 @@ SkeletonPose create_pose(const SkeletonData& data) {
     pose.world.assign(bone_count, BoneWorld{});
     pose.bone_active.assign(bone_count, 0);
     pose.bone_sorted.assign(bone_count, 0);
-    pose.bone_angle.assign(bone_count, BoneAngleCache{});
 
     // Deform capacity per slot: the largest deform any attachment of any skin may key for that slot.
     pose.slots.resize(slot_count);

@@ -15,7 +15,7 @@
 
 #include "attachment_lookup.hpp"
 #include "curve_eval.hpp"
-#include "runtime_math.hpp"
+#include "../core/spine_math.hpp"
 
 namespace spinegpu::detail {
 

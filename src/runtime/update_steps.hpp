@@ -18,12 +18,14 @@ inline const UpdateStep* pose_bone_run(SkeletonPose& pose, const UpdateStep* ste
     const BoneTransform* applied = pose.applied.data();
     const Inherit* inherit = pose.inherit.data();
     BoneWorld* world = pose.world.data();
-    BoneAngleCache* angle = pose.bone_angle.data();
+    const BoneSetupAxis* axes = setup_axes(pose);
     do {
         const auto i = static_cast<std::size_t>(step->index);
         const Index parent = step->parent;
-        if (parent != k_none && inherit[i] == Inherit::normal)
-            normal_bone_world(applied[i], world[static_cast<std::size_t>(parent)], world[i], angle[i]);
+        if (parent != k_none && inherit[i] == Inherit::normal && axes != nullptr)
+            normal_bone_world(applied[i], world[static_cast<std::size_t>(parent)], world[i], axes[i]);
+        else if (parent != k_none && inherit[i] == Inherit::normal)
+            normal_bone_world(applied[i], world[static_cast<std::size_t>(parent)], world[i]);
         else
             update_bone_world(pose, step->index);
     } while (++step != end && step->kind == UpdateStep::Kind::bone);

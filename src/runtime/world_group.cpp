@@ -4,6 +4,7 @@
 #include "world_group.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -198,7 +199,7 @@ struct Lanes {
     BoneTransform* applied[4];
     const Inherit* inherit[4];
     BoneWorld* world[4];
-    BoneAngleCache* angle[4];
+    const BoneSetupAxis* setup;  // the poses' data's setup axes, or null (see setup_axes)
     D4 scale_x, scale_y;
 };
 
@@ -299,29 +300,21 @@ SPINEGPU_AVX2 inline void compose_lanes(const Lanes& lanes, std::size_t i, std::
                  p.a * t.x + p.b * t.y + p.x, p.c * t.x + p.d * t.y + p.y});
 }
 
-// normal_bone_world (the form with the angle cache) of bone `i` under `parent` in each lane, lane by lane the same
-// operations as compose_normal_sse2 and fast_sincos.
+// normal_bone_world (the form with the setup axis) of bone `i` under `parent` in each lane, lane by lane the same
+// operations as compose_normal_sse2 and fast_sincos. Precondition: lanes.setup is not null.
 SPINEGPU_AVX2 void compose_normal_lanes(const Lanes& lanes, std::size_t i, std::size_t parent) {
     const AppliedLanes t = load_applied(lanes, i);
 
-    // The x axis: the cached sine and cosine where the angle is unchanged.
+    // The x axis: the setup axis's sine and cosine where the angle has the setup angle's bits.
     const D4 angle = t.rotation + t.shear_x;
-    const BoneAngleCache &c0 = lanes.angle[0][i], &c1 = lanes.angle[1][i], &c2 = lanes.angle[2][i],
-                         &c3 = lanes.angle[3][i];
-    D4 sin_x = {c0.sin, c1.sin, c2.sin, c3.sin};
-    D4 cos_x = {c0.cos, c1.cos, c2.cos, c3.cos};
-    const D4 cached = {c0.angle, c1.angle, c2.angle, c3.angle};
-    const I4 changed = angle != cached;
-    if (any(changed)) {
-        sincos_where(changed, angle * k_deg_rad, sin_x, cos_x);
-        // Only changed lanes store: an unchanged lane's key may differ in the sign of a zero, as in the scalar test.
-        for (int k = 0; k < 4; ++k)
-            if (changed[k] != 0) lanes.angle[k][i] = BoneAngleCache{angle[k], sin_x[k], cos_x[k]};
-    }
+    const BoneSetupAxis& setup = lanes.setup[i];
+    D4 sin_x = splat(setup.sin), cos_x = splat(setup.cos);
+    const I4 other = I4(angle) != std::bit_cast<std::int64_t>(setup.angle);
+    if (any(other)) sincos_where(other, angle * k_deg_rad, sin_x, cos_x);
     compose_lanes(lanes, i, parent, t, sin_x, cos_x);
 }
 
-// normal_bone_world without the angle cache (the form IK constraints pose their bones with) of bone `i` under
+// normal_bone_world without the setup axis (the form IK constraints pose their bones with) of bone `i` under
 // `parent` in each lane.
 SPINEGPU_AVX2 void compose_applied_lanes(const Lanes& lanes, std::size_t i, std::size_t parent) {
     const AppliedLanes t = load_applied(lanes, i);
@@ -628,10 +621,10 @@ SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics ph
         lanes.applied[k] = pose.applied.data();
         lanes.inherit[k] = pose.inherit.data();
         lanes.world[k] = pose.world.data();
-        lanes.angle[k] = pose.bone_angle.data();
         lanes.scale_x[k] = pose.scale_x;
         lanes.scale_y[k] = pose.scale_y;
     }
+    lanes.setup = setup_axes(*poses[0]);
     for (SkeletonPose* pose : poses) std::copy(pose->local.begin(), pose->local.end(), pose->applied.begin());
     // Whether every lane's bones inherit as lane 0's (inherit timelines can change them per pose): then a bone step
     // reads lane 0's mode alone. (A group of fewer poses repeats its last one, which agrees with itself.) A skeleton
@@ -661,8 +654,10 @@ SPINEGPU_AVX2 void update_lanes(std::span<SkeletonPose* const> poses, Physics ph
             const Inherit inherit = lanes.inherit[0][i];
             const bool same = same_inherit || (lanes.inherit[1][i] == inherit && lanes.inherit[2][i] == inherit &&
                                                lanes.inherit[3][i] == inherit);
-            if (parent != k_none && same && inherit == Inherit::normal)
+            if (parent != k_none && same && inherit == Inherit::normal && lanes.setup != nullptr)
                 compose_normal_lanes(lanes, i, static_cast<std::size_t>(parent));
+            else if (parent != k_none && same && inherit == Inherit::normal)
+                compose_applied_lanes(lanes, i, static_cast<std::size_t>(parent));
             else if (parent != k_none && same && inherit == Inherit::no_rotation_or_reflection)
                 compose_no_rotation_lanes(lanes, i, static_cast<std::size_t>(parent));
             else

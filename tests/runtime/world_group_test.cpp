@@ -16,7 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "../../src/runtime/fast_trig.hpp"
+#include "../../src/core/fast_trig.hpp"
+#include "../../src/runtime/bone_world.hpp"
 #include "../../src/runtime/world_group.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
 #include "spinegpu/runtime/animation_state.hpp"
@@ -172,14 +173,10 @@ Twins make_twins(const SkeletonData& data, std::size_t count, std::mt19937& rand
     return t;
 }
 
-// The first bone of `a` whose world transform, applied pose or angle cache differs in any bit from `b`'s (a NaN
-// result only has to be a NaN in both), or -1.
+// The first bone of `a` whose world transform or applied pose differs in any bit from `b`'s (a NaN result only has
+// to be a NaN in both), or -1.
 int first_different_bone(const SkeletonPose& a, const SkeletonPose& b) {
     for (std::size_t i = 0; i < a.world.size(); ++i) {
-        const BoneAngleCache &u = a.bone_angle[i], &v = b.bone_angle[i];
-        const double dx[] = {u.angle, u.sin, u.cos}, dy[] = {v.angle, v.sin, v.cos};
-        for (std::size_t k = 0; k < std::size(dx); ++k)
-            if (bits(dx[k]) != bits(dy[k]) && !(std::isnan(dx[k]) && std::isnan(dy[k]))) return static_cast<int>(i);
         const BoneWorld &x = a.world[i], &y = b.world[i];
         const BoneTransform &p = a.applied[i], &q = b.applied[i];
         const float fx[] = {x.a, x.b, x.c, x.d, x.x, x.y, p.x, p.y, p.rotation, p.scale_x, p.scale_y, p.shear_x,
@@ -455,6 +452,83 @@ TEST(WorldGroup, a_group_of_poses_without_bones_updates_without_a_fault) {
         detail::update_world_transforms(group, Physics::update);
     }
     for (const SkeletonPose& pose : poses) EXPECT_TRUE(pose.world.empty());
+}
+
+// Each bone's setup axis (SkeletonData::bone_setup_axes) is fast_sincos of its setup angle, and a bone takes it only
+// for an angle with exactly the setup angle's bits: one pose at a time and in the lanes, every bone poses as it would
+// with its own sine and cosine. Lane 1 holds a root and a bone at -0 degrees where the setup says +0 (the sine of -0
+// is -0, and the root's -0 keeps it in the child's world c); lane 2 rotates a bone. Then the same after the data
+// changed without being finished again: a rotated setup bone (its axis is stale) and a bone more than there are axes.
+TEST(WorldGroup, setup_axes_serve_only_angles_with_the_setup_bits_one_pose_at_a_time_and_in_the_lanes) {
+    Result<SkeletonData> data = load_skeleton_json(R"({"skeleton": {"spine": "4.2.22"}, "bones": [
+        {"name": "root"},
+        {"name": "a", "parent": "root", "length": 10, "rotation": 33.5, "shearX": -4},
+        {"name": "b", "parent": "a", "x": 10, "scaleX": 2},
+        {"name": "c", "parent": "b", "x": 3, "rotation": -180},
+        {"name": "z", "parent": "root", "x": 5, "scaleX": 2}]})", "axes.json");
+    ASSERT_TRUE(data) << data.error().message();
+    ASSERT_EQ(data->bone_setup_axes.size(), data->bones.size());
+    for (std::size_t i = 0; i < data->bones.size(); ++i) {
+        const BoneSetupAxis& axis = data->bone_setup_axes[i];
+        const double angle = static_cast<double>(data->bones[i].rotation) + data->bones[i].shear_x;
+        double sin_x, cos_x;
+        detail::fast_sincos(angle * detail::k_deg_rad, sin_x, cos_x);
+        EXPECT_EQ(bits(axis.angle), bits(angle)) << "bone " << i;
+        EXPECT_EQ(bits(axis.sin), bits(sin_x)) << "bone " << i;
+        EXPECT_EQ(bits(axis.cos), bits(cos_x)) << "bone " << i;
+    }
+    const std::size_t z = 4;
+
+    // Poses `poses` as set up per lane, one at a time or as one group, and checks every bone's world transform
+    // against its own sine and cosine (normal_bone_world without the axis; every bone but the root inherits
+    // normally and follows its parent).
+    const auto check = [&](const SkeletonData& skeleton, bool grouped, const char* what) {
+        std::vector<SkeletonPose> poses;
+        for (int k = 0; k < 4; ++k) poses.push_back(create_pose(skeleton));
+        for (SkeletonPose& pose : poses) set_to_setup_pose(pose);
+        poses[1].local[0].rotation = -0.0f;
+        poses[1].local[0].shear_x = -0.0f;
+        poses[1].local[z].rotation = -0.0f;
+        poses[1].local[z].shear_x = -0.0f;
+        poses[2].local[2].rotation = 71.25f;
+        if (grouped) {
+            std::vector<SkeletonPose*> group;
+            for (SkeletonPose& pose : poses) group.push_back(&pose);
+            detail::update_world_transforms(group, Physics::update);
+        } else {
+            for (SkeletonPose& pose : poses) update_world_transform(pose, Physics::update);
+        }
+        for (std::size_t k = 0; k < poses.size(); ++k) {
+            const SkeletonPose& pose = poses[k];
+            std::vector<BoneWorld> expected(pose.world.size());
+            expected[0] = pose.world[0];
+            for (std::size_t i = 1; i < expected.size(); ++i)
+                detail::normal_bone_world(pose.applied[i],
+                                          expected[static_cast<std::size_t>(skeleton.bones[i].parent)], expected[i]);
+            for (std::size_t i = 0; i < expected.size(); ++i) {
+                const BoneWorld &x = pose.world[i], &y = expected[i];
+                const float fx[] = {x.a, x.b, x.c, x.d, x.x, x.y}, fy[] = {y.a, y.b, y.c, y.d, y.x, y.y};
+                for (int v = 0; v < 6; ++v)
+                    EXPECT_EQ(bits(fx[v]), bits(fy[v])) << what << (grouped ? ", grouped" : ", one at a time")
+                                                        << ": lane " << k << " bone " << i << " value " << v;
+            }
+        }
+        EXPECT_TRUE(std::signbit(poses[1].world[z].c)) << what << ": the -0 degree bone's world c";
+    };
+    const bool lanes = detail::world_group_simd_available();
+    for (bool grouped : {false, true})
+        if (!grouped || lanes) check(*data, grouped, "as loaded");
+
+    SkeletonData stale = *data;
+    stale.bones[2].rotation = 12;
+    for (bool grouped : {false, true})
+        if (!grouped || lanes) check(stale, grouped, "a setup rotation changed after finishing");
+    BoneData extra;
+    extra.parent = 3;
+    extra.x = 1;
+    stale.bones.push_back(extra);
+    for (bool grouped : {false, true})
+        if (!grouped || lanes) check(stale, grouped, "a bone added after finishing");
 }
 
 TEST(WorldGroup, poses_share_an_update_cache_only_with_the_same_skeleton_and_skin) {

@@ -41,6 +41,14 @@ struct BoneData {
     std::string icon;              // nonessential
 };
 
+// The x axis of a bone's setup pose as the runtime composes a world transform from it: the angle rotation +
+// shear x (degrees, summed in double) and that angle's sine and cosine (in radians, the runtime's own sine and
+// cosine). A bone whose angle has exactly these bits in a frame takes them instead of computing them again, which
+// most bones of most animations can: they are not rotated.
+struct BoneSetupAxis {
+    double angle = 0, sin = 0, cos = 1;
+};
+
 struct SlotData {
     Index bone = 0;
     Color color;
@@ -280,6 +288,7 @@ struct SkeletonData {
     // Bones, slots, skins, constraints, events, animations: data array + names in the same order.
     std::vector<BoneData> bones;
     NameTable bone_names;
+    std::vector<BoneSetupAxis> bone_setup_axes;  // per bone, set by finish_skeleton_data
     std::vector<SlotData> slots;
     NameTable slot_names;
     std::vector<SkinData> skins;
@@ -332,7 +341,7 @@ struct SkeletonData {
 };
 
 // Sorts each skin's entries by (slot, name), keeping the last attachment of a key set twice, fills
-// constraint_order, and resolves in the default skin each slot's setup attachment (SlotData::default_attachment)
+// constraint_order and bone_setup_axes, and resolves in the default skin each slot's setup attachment (SlotData::default_attachment)
 // and each attachment timeline key (after the key names, see TimelineData), then sets `finished`. Loaders call it
 // last. Calling it again after adding timelines resolves them too; each call moves every attachment timeline's keys
 // to a new block and leaves the old one unused, so it is meant to run once per change, not per frame.

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <span>
 #include <vector>
 
@@ -36,14 +35,6 @@ struct BoneTransform {
 // in the official runtime (a bone that its skin never activates keeps these values, and pose dumps print them).
 struct BoneWorld {
     float a = 0, b = 0, c = 0, d = 0, x = 0, y = 0;
-};
-
-// The sine and cosine of a bone's x-axis angle (rotation + shear x, degrees) as update_world_transform last computed
-// them, keyed by that exact angle: a bone whose angle has not changed since skips the trigonometry and gets the same
-// values a recomputation would give. A NaN key matches nothing.
-struct BoneAngleCache {
-    double angle = std::numeric_limits<double>::quiet_NaN();
-    double sin = 0, cos = 0;
 };
 
 struct SlotPose {
@@ -117,7 +108,6 @@ struct SkeletonPose {
     std::vector<BoneWorld> world;
     std::vector<std::uint8_t> bone_active;  // skin-required bones are inactive unless the skin has them
     std::vector<std::uint8_t> bone_sorted;  // scratch for building the update cache
-    std::vector<BoneAngleCache> bone_angle;  // update_world_transform's per-bone sin/cos cache
 
     // Slots, in SkeletonData order; draw_order holds slot indices in the current drawing order.
     std::vector<SlotPose> slots;
