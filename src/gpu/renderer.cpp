@@ -357,6 +357,8 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         auto* bones = static_cast<float*>(x.f->bones.mapped);
         auto* words = static_cast<std::uint32_t*>(x.f->words.mapped);
         std::uint64_t visible = 0, vertices = 0, indices = 0, bytes = 0;
+        // Only the CPU path (its places) and gpu_vertex (its runs of types) read the counts back.
+        const bool keep_counts = x.path == RenderPath::cpu || x.path == RenderPath::gpu_vertex;
         for (std::size_t k = begin; k < end; ++k) {
             const std::size_t i = character_at(k);
             if (k + 1 < end)  // the poses of the next characters load while this one is packed
@@ -364,9 +366,9 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
                                      k + 2 < end ? x.characters[character_at(k + 2)].pose : nullptr);
             const CharacterDraw& d = x.characters[i];
             const SkeletonTypeEntry& t = im.types[d.type];
-            PackedCounts& counts = im.counts[i];
+            PackedCounts counts;
             if (!character_in_view(t.bind, *d.pose, x.view)) {
-                counts = PackedCounts{0, k_culled, 0};
+                if (keep_counts) im.counts[i] = PackedCounts{0, k_culled, 0};
                 if (x.path != RenderPath::cpu) {
                     packed[i].type = k_culled_character;
                     bytes += sizeof(GpuCharacter::type);
@@ -392,6 +394,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
                 const CpuPathCounts cpu = count_cpu_vertices(t.bind, *d.pose);
                 counts = PackedCounts{0, cpu.vertices, cpu.indices};
             }
+            if (keep_counts) im.counts[i] = counts;
             ++visible;
             vertices += counts.vertices;
             indices += counts.indices;

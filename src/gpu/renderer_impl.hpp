@@ -131,7 +131,7 @@ struct Renderer::Impl {
     std::uint64_t storage_range = 0;
     WorkerPool* pool = nullptr;      // threads for packing and the CPU path, or none (the caller's thread)
     // Per-frame scratch, grown and never shrunk, so that the steady state allocates nothing.
-    std::vector<PackedCounts> counts;           // per character; vertices == k_culled: outside the view
+    std::vector<PackedCounts> counts;           // per character (cpu, gpu_vertex); vertices == k_culled: culled
     std::vector<std::uint32_t> vertex_offsets, index_offsets;  // CPU path: where each character's output goes
     std::vector<std::uint8_t> order_seen;       // per character: checking that a pose job's order is a permutation
     static constexpr std::uint32_t k_culled = 0xFFFFFFFFu;

@@ -18,7 +18,10 @@
 
 #include "gpu_test_support.hpp"
 #include "renderer_test_support.hpp"
+#include "spinegpu/data/atlas.hpp"
+#include "spinegpu/data/attachment_binding.hpp"
 #include "spinegpu/data/image.hpp"
+#include "spinegpu/data/skeleton_loader.hpp"
 #include "spinegpu/gpu/gpu_structs.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 #include "spinegpu/gpu/static_skeleton.hpp"
@@ -364,6 +367,66 @@ TEST(Renderer, frames_and_skeleton_types_past_one_storage_buffer_are_refused_by_
     EXPECT_EQ(drawn.error().where, "skeleton types") << drawn.error().message();
     EXPECT_NE(drawn.error().message().find("more than one storage buffer"), std::string::npos)
         << drawn.error().message();
+}
+
+// A mesh of three vertices and 40 triangles over them (the same one repeated): its output indices take 480 bytes per
+// character against 3 output vertices, so a frame's indices pass the storage range before its vertices do.
+constexpr const char* k_dense_triangle_skeleton = R"({"skeleton": {"spine": "4.2.00"},
+"bones": [{"name": "root"}],
+"slots": [{"name": "s", "bone": "root", "attachment": "m"}],
+"skins": [{"name": "default", "attachments": {"s": {"m": {"type": "mesh", "uvs": [0,0, 1,0, 1,1],
+  "triangles": [0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2,
+                0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2,
+                0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2,
+                0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2],
+  "vertices": [-40,-40, 40,-40, 40,40]}}}}]})";
+
+TEST(Renderer, a_frame_whose_output_indices_pass_the_storage_range_is_refused_naming_the_indices) {
+    // The output vertices fit in the range; the output indices fit at exactly their size and are refused one byte
+    // below it, on both paths that write them, naming the indices and their bytes.
+    Result<SkeletonData> data = load_skeleton_json(k_dense_triangle_skeleton, "dense.json");
+    ASSERT_TRUE(data.ok()) << data.error().message();
+    Result<Atlas> atlas = parse_atlas("dense.png\nsize: 16, 16\nm\n  bounds: 0, 0, 16, 16\n", "dense.atlas");
+    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
+    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
+    ASSERT_TRUE(binding.ok()) << binding.error().message();
+    SkeletonPose pose = create_pose(*data);
+    update_world_transform(pose, Physics::none);
+    constexpr std::uint64_t k_characters = 4, k_indices = 4 * 40 * 3;
+    const std::uint64_t index_bytes = k_indices * 4, vertex_bytes = k_characters * 3 * sizeof(GpuOutVertex);
+    ASSERT_LT(vertex_bytes, index_bytes - 1) << "the test needs the indices to pass the range first";
+    for (const std::uint64_t cap : {index_bytes, index_bytes - 1}) {
+        SCOPED_TRACE("a range of " + std::to_string(cap) + " bytes");
+        SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_STORAGE_RANGE", std::to_string(cap).c_str());
+        Image page;
+        page.width = page.height = 16;
+        page.rgba.assign(16 * 16 * 4, 255);
+        std::vector<Image> pages;
+        pages.push_back(std::move(page));
+        Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, std::move(pages), "dense");
+        ASSERT_TRUE(type.ok()) << type.error().message();
+        const std::vector<CharacterDraw> characters(k_characters, CharacterDraw{&pose, *type, Color{}});
+        for (const RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles}) {
+            // At the indices' exact size only the gpu path draws: gpu_tiles' set-up triangles take more.
+            if (cap == index_bytes && path == RenderPath::gpu_tiles) continue;
+            Result<FrameStats> frame =
+                renderer->draw(characters, Camera2D{1, 80, 80}, k_width, k_height, k_background, path);
+            if (cap == index_bytes) {
+                ASSERT_TRUE(frame.ok()) << frame.error().message();
+                EXPECT_EQ(frame->triangles * 3, k_indices);
+                Result<Image> image = renderer->read_back();
+                ASSERT_TRUE(image.ok()) << image.error().message();
+                EXPECT_GT(pixels_off_background(*image), 0u);
+            } else {
+                ASSERT_FALSE(frame.ok()) << "a frame of " << index_bytes << " bytes of indices drawn";
+                EXPECT_NE(frame.error().message().find(std::to_string(k_indices) + " output indices (" +
+                                                       std::to_string(index_bytes) + " bytes)"),
+                          std::string::npos)
+                    << frame.error().message();
+            }
+        }
+        expect_no_validation_messages(*renderer);
+    }
 }
 
 TEST(Renderer, add_skeleton_type_after_the_first_frame_fails) {
