@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the renderer's checks and benchmarks on the machine with the NVIDIA H200 (the `device` tool of this
 # workplace; see docs/PERFORMANCE.md for the command that sends it). Everything is built here and carried: the
-# spinegpu binary, the shared libraries it needs that the device lacks (.devlib), the Vulkan loader packages (.gl)
-# and the Spine examples the checks read (.examples). Results go to $OUT.
+# spinegpu binary, the shared libraries it needs that the device lacks (.devlib: libsimdjson, libtbb), the Vulkan
+# loader packages with vulkan-validationlayers (.gl: Debian's .deb files, `apt-get download`) and the Spine examples
+# the checks read (.examples). Results go to $OUT.
 #   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|rounds|memory|all]
 #   (QUICK=1: the diagnosis at 64 px only)
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
@@ -20,12 +21,14 @@ what=${1:-all}
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 export LD_LIBRARY_PATH=$PWD/.devlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+ls .gl/vulkan-validationlayers_*.deb >/dev/null 2>&1 || echo "no vulkan-validationlayers in .gl: the checks will fail"
 if ! ./.devlib/spinegpu help >/dev/null 2>&1; then echo "spinegpu does not start here"; ./.devlib/spinegpu help; fi
 bin=$PWD/.devlib/spinegpu
 E=$PWD/.examples
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
-nproc; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
+nproc; lscpu | grep -E "^Model name|^L3" || true
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 if ! "$bin" render --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
      --animation run --steps 10 --width 64 --height 64 --fit --out /tmp/probe.png; then
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json

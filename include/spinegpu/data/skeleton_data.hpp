@@ -341,10 +341,11 @@ struct SkeletonData {
 };
 
 // Sorts each skin's entries by (slot, name), keeping the last attachment of a key set twice, fills
-// constraint_order and bone_setup_axes, and resolves in the default skin each slot's setup attachment (SlotData::default_attachment)
-// and each attachment timeline key (after the key names, see TimelineData), then sets `finished`. Loaders call it
-// last. Calling it again after adding timelines resolves them too; each call moves every attachment timeline's keys
-// to a new block and leaves the old one unused, so it is meant to run once per change, not per frame.
+// constraint_order and bone_setup_axes, and resolves in the default skin each slot's setup attachment
+// (SlotData::default_attachment) and each attachment timeline key (after the key names, see TimelineData), then sets
+// `finished`. Loaders call it last. Calling it again after adding timelines resolves them too; each call moves every
+// attachment timeline's keys to a new block and leaves the old one unused, so it is meant to run once per change, not
+// per frame.
 void finish_skeleton_data(SkeletonData& data);
 
 // Returns the Spine name of a timeline type ("rotate", "rgba2", "physicsReset"...), as `info` prints it.
