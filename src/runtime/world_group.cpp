@@ -314,8 +314,8 @@ SPINEGPU_AVX2 void compose_normal_lanes(const Lanes& lanes, std::size_t i, std::
     compose_lanes(lanes, i, parent, t, sin_x, cos_x);
 }
 
-// normal_bone_world without the setup axis (the form IK constraints pose their bones with) of bone `i` under
-// `parent` in each lane.
+// normal_bone_world without the setup axis (the form IK constraints pose their bones with, and normal bones when the
+// data has no setup axes for them) of bone `i` under `parent` in each lane.
 SPINEGPU_AVX2 void compose_applied_lanes(const Lanes& lanes, std::size_t i, std::size_t parent) {
     const AppliedLanes t = load_applied(lanes, i);
     D4 sin_x, cos_x;

@@ -42,8 +42,8 @@ struct BoneData {
 };
 
 // The x axis of a bone's setup pose as the runtime composes a world transform from it: the angle rotation +
-// shear x (degrees, summed in double) and that angle's sine and cosine (in radians, the runtime's own sine and
-// cosine). A bone whose angle has exactly these bits in a frame takes them instead of computing them again, which
+// shear x (degrees, summed in double) and the sine and cosine of that angle in radians, as the runtime computes them
+// (fast_sincos). A bone whose angle has exactly these bits in a frame takes them instead of computing them again, which
 // most bones of most animations can: they are not rotated.
 struct BoneSetupAxis {
     double angle = 0, sin = 0, cos = 1;
@@ -288,7 +288,7 @@ struct SkeletonData {
     // Bones, slots, skins, constraints, events, animations: data array + names in the same order.
     std::vector<BoneData> bones;
     NameTable bone_names;
-    std::vector<BoneSetupAxis> bone_setup_axes;  // per bone, set by finish_skeleton_data
+    std::vector<BoneSetupAxis> bone_setup_axes;  // per bone, derived by finish_skeleton_data (not to be written)
     std::vector<SlotData> slots;
     NameTable slot_names;
     std::vector<SkinData> skins;
