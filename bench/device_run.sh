@@ -3,7 +3,7 @@
 # workplace; see docs/PERFORMANCE.md for the command that sends it). Everything is built here and carried: the
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib: libsimdjson, libtbb), the Vulkan
 # loader packages with vulkan-validationlayers (.gl: Debian's .deb files, `apt-get download`) and the Spine examples
-# the checks read (.examples). Results go to $OUT.
+# the checks read (.examples); bench/device_prepare.sh makes all three. Results go to $OUT.
 #   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|rounds|memory|all]
 #   (QUICK=1: the diagnosis at 64 px only)
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
