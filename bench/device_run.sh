@@ -58,7 +58,8 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
   done < tests/render_oracle/cases.tsv
   sed "s|EXAMPLES/|$E/|g" tests/scenes/crowd-mixed-types.json > /tmp/scene.json
   for path in gpu gpu-tiles cpu; do
-    "$bin" render --scene /tmp/scene.json --frames 3 --path $path --validation --out /tmp/renders/scene-$path || echo "FAIL scene $path"
+    "$bin" render --scene /tmp/scene.json --frames 3 --path $path --validation --out /tmp/renders/scene-$path \
+      || echo "FAIL scene $path"
   done
   tar -C /tmp -czf "$out/renders.tgz" renders
   "$bin" demo --out /tmp/demo --frames 30 --characters 2000 | tail -n 6 | tee "$out/demo.txt"
@@ -70,7 +71,8 @@ if [ "$what" = diagnose ] || [ "$what" = all ]; then
   for px in 16 32 64 128; do
     [ -n "${QUICK:-}" ] && [ $px != 64 ] && continue
     "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
-      --characters 8000 --frames 60 --threads 16 --paths gpu --character-pixels $px --json | tee -a "$out/diagnose.jsonl"
+      --characters 8000 --frames 60 --threads 16 --paths gpu --character-pixels $px --json \
+      | tee -a "$out/diagnose.jsonl"
   done
   SPINEGPU_DIAGNOSE_FLAT=1 "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" \
     --atlas "$E/spineboy/spineboy-pma.atlas" --characters 8000 --frames 60 --threads 16 --paths gpu,cpu --json \
