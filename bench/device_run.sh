@@ -4,7 +4,7 @@
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib: libsimdjson, libtbb), the Vulkan
 # loader packages with vulkan-validationlayers (.gl: Debian's .deb files, `apt-get download`) and the Spine examples
 # the checks read (.examples); bench/device_prepare.sh makes all three. Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|rounds|memory|all]
+#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|rounds|memory|host|all]
 #   (QUICK=1: the diagnosis at 64 px only)
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
 # frame: the CPU frame of 8,000 characters (spineboy, raptor, celestial) through gpu-tiles, the update before packing
@@ -13,6 +13,9 @@
 # rounds: the CPU frame of 8,000 spineboy-pro and raptor-pro characters (update alone on 1 and 16 threads, update
 #     before packing, update inside it) for every carried build, their order rotated each round, rounds until
 #     ROUNDS_S seconds (default 480) have passed: the form in which session 7 compared two builds.
+# host: does the host's load explain the CPU frame? The machine's CPU layout and cgroup limits, then rounds (until
+#     HOST_S seconds, default 420) of the CPU frame of 8,000 spineboy-pro characters, update in the pack, on 16, 15,
+#     14, 12 and 8 threads, and of the update alone on 1 and 16; every row carries the host's steal share.
 # ab: the tile rasterizer of every build carried as .devlib/spinegpu* (spinegpu-base: an earlier one, others:
 #     variants), 8,000 spineboys at 64 px, in turn three times, then each one's time split (SPINEGPU_DIAGNOSE_TILES;
 #     QUICK=1: not split).
@@ -165,6 +168,24 @@ if [ "$what" = memory ]; then
       done
     done
   done
+fi
+
+if [ "$what" = host ]; then
+  { lscpu; echo; cat /proc/loadavg; for f in cpu.max cpu.stat; do echo "$f:"; cat /sys/fs/cgroup/$f; done; } \
+    > "$out/host.txt" 2>&1
+  sb=(--skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" --characters 8000
+      --frames 60 --json)
+  tag() { sed "s/^{/{\"build\": \"$1\", \"round\": $2, /"; }
+  start=$SECONDS
+  for round in $(seq 1 50); do
+    [ $((SECONDS - start)) -gt "${HOST_S:-420}" ] && break
+    "$bin" bench "${sb[@]}" --threads 16 --paths update | tag threads-16 "$round" | tee -a "$out/host.jsonl"
+    for t in 16 15 14 12 8; do
+      "$bin" bench "${sb[@]}" --threads $t --paths gpu-tiles --update-in-pack | tag "threads-$t" "$round" \
+        | tee -a "$out/host.jsonl"
+    done
+  done
+  { echo "after:"; cat /proc/loadavg /sys/fs/cgroup/cpu.stat; } >> "$out/host.txt" 2>&1
 fi
 
 if [ "$what" = ab ]; then

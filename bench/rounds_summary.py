@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Summarises `bash bench/device_run.sh rounds` (rounds.jsonl): per skeleton and figure, each build's median and
-range over the rounds, and how many rounds each build beat the first one named (the base) in.
+"""Summarises `bash bench/device_run.sh rounds` (rounds.jsonl) or `host` (host.jsonl): per skeleton and figure, each
+build's median and range over the rounds, and how many rounds each build beat the first one named (the base) in; then
+the host's steal share over the rows' frames, where the rows carry it.
     python3 bench/rounds_summary.py rounds.jsonl [BASE_BUILD]   (BASE_BUILD: spinegpu-base unless given)"""
 import json
 import statistics
@@ -21,6 +22,7 @@ def figures(row):
 def main():
     base = sys.argv[2] if len(sys.argv) > 2 else "spinegpu-base"
     table = defaultdict(dict)  # (skeleton, figure) -> {(build, round): ms}
+    steal = defaultdict(list)  # round -> the steal percentages of its rows
     with open(sys.argv[1]) as f:
         for line in f:
             if not line.startswith("{"):
@@ -28,6 +30,8 @@ def main():
             row = json.loads(line)
             for name, ms in figures(row).items():
                 table[(row["skeleton"], name)][(row["build"], row["round"])] = ms
+            if row.get("steal_percent") is not None:
+                steal[row["round"]].append(row["steal_percent"])
     for (skeleton, name), values in sorted(table.items()):
         builds = sorted({b for b, _ in values})
         for build in builds:
@@ -39,6 +43,9 @@ def main():
                 wins = sum(values[(build, r)] < values[(base, r)] for r in rounds)
                 line += f", faster than {base} in {wins}/{len(rounds)}"
             print(line)
+    if steal:
+        per_round = [statistics.median(v) for _, v in sorted(steal.items())]
+        print("host steal % per round (median of its rows): " + " ".join(f"{v:.1f}" for v in per_round))
 
 
 if __name__ == "__main__":

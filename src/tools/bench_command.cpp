@@ -17,6 +17,7 @@
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "bench_rows.hpp"
+#include "host_load.hpp"
 #include "json_writer.hpp"
 #include "skeleton_assets.hpp"
 #include "spinegpu/data/attachment_binding.hpp"
@@ -59,8 +60,8 @@ const char* const k_bench_usage =
     "                      [--json]\n";
 
 // Times the runtime update of `count` characters with `threads` threads: F frames after a warm-up, each frame the
-// batch plus the delivery of its notifications.
-Timing time_update(const BenchSetup& setup, std::size_t count, unsigned threads) {
+// batch plus the delivery of its notifications. `steal` gets the host's steal share over those frames.
+Timing time_update(const BenchSetup& setup, std::size_t count, unsigned threads, std::optional<double>& steal) {
     Crowd crowd = make_crowd(*setup.data, count);
     BatchUpdater updater(BatchDesc{threads, setup.backend, 0});
     std::size_t notifications = 0;
@@ -68,12 +69,14 @@ Timing time_update(const BenchSetup& setup, std::size_t count, unsigned threads)
     const FrameStep step{k_dt, Physics::update};
     for (std::uint32_t frame = 0; frame < k_warm_up_frames; ++frame) updater.update(crowd, step, listener);
     std::vector<double> ms(setup.frames);
+    const std::optional<CpuTicks> before = read_cpu_ticks();
     for (std::uint32_t frame = 0; frame < setup.frames; ++frame) {
         const auto start = std::chrono::steady_clock::now();
         updater.update(crowd, step, listener);
         const auto end = std::chrono::steady_clock::now();
         ms[frame] = std::chrono::duration<double, std::milli>(end - start).count();
     }
+    steal = steal_percent(before, read_cpu_ticks());
     return summarise(ms);
 }
 
@@ -88,7 +91,7 @@ bool bench_update(const BenchSetup& setup, std::size_t count, std::vector<BenchR
         row.path = "update";
         row.threads = threads;
         row.frames = setup.frames;
-        row.update = time_update(setup, count, threads);
+        row.update = time_update(setup, count, threads, row.steal_percent);
         row.backend = thread_backend_name(setup.backend);
         rows.push_back(std::move(row));
     }
@@ -156,6 +159,7 @@ void print_json_row(const BenchRow& row) {
     w.key("backend");
     if (row.backend) w.value(row.backend); else w.null();
     w.key("update_in_pack").value(row.update_in_pack);
+    number("steal_percent", row.steal_percent);
     w.end_object();
     std::printf("%s\n", w.str().c_str());
 }
@@ -197,6 +201,11 @@ void print_table(const std::vector<BenchRow>& rows) {
     }
     if (device != nullptr) std::printf("on %s (-1: not measured)\n", device);
     if (update_in_pack) std::printf("(--update-in-pack: pack ms includes the runtime update)\n");
+    // On a shared virtual machine, the time the host gave to other machines while the rows ran.
+    std::optional<double> most_steal;
+    for (const BenchRow& row : rows)
+        if (row.steal_percent) most_steal = std::max(most_steal.value_or(0.0), *row.steal_percent);
+    if (most_steal) std::printf("\nhost steal time: at most %.1f%% of CPU time during a row's frames\n", *most_steal);
 }
 
 // Parses a positive integer that fits `max`; nullopt otherwise.

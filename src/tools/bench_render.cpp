@@ -13,6 +13,7 @@
 #include <random>
 
 #include "bench_rows.hpp"
+#include "host_load.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 
 namespace spinegpu::tools {
@@ -104,7 +105,9 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     double bytes_per_character = 0, vertices = 0, triangles = 0, pixels = 0;
     const std::uint32_t total = k_warm_up_frames + setup.frames;
     auto frame_start = std::chrono::steady_clock::now();
+    std::optional<CpuTicks> ticks_before;
     for (std::uint32_t frame = 0; frame < total; ++frame) {
+        if (frame == k_warm_up_frames) ticks_before = read_cpu_ticks();
         const auto start = std::chrono::steady_clock::now();
         if (!setup.update_in_pack) updater.update(crowd, step, ignore);
         refresh_order();
@@ -126,6 +129,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
         }
         frame_start = now;
     }
+    const std::optional<double> steal = steal_percent(ticks_before, read_cpu_ticks());
     // GPU time: frames waited for one at a time, so that each one's timestamps are read (the frames above overlap).
     for (std::uint32_t frame = 0; frame < std::min<std::uint32_t>(setup.frames, 30); ++frame) {
         if (!setup.update_in_pack) updater.update(crowd, step, ignore);
@@ -168,6 +172,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     row.frame_ms = summarise(frame_ms).median;
     row.bytes_per_character = bytes_per_character;
     row.device = renderer.device_name();
+    row.steal_percent = steal;
     // (With the update in the packing pass, it runs on the renderer's worker pool, whatever --backend says.)
     row.backend = thread_backend_name(setup.update_in_pack ? ThreadBackend::pool : setup.backend);
     row.vertex_floor_ms = vertices / k_vertex_rate * 1e3;

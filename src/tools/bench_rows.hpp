@@ -58,6 +58,8 @@ struct BenchRow {
     std::optional<std::string> device;
     const char* backend = nullptr;  // thread back-end of the update, or null
     bool update_in_pack = false;    // the update ran inside packing: pack_ms holds both, update is empty
+    // The host's steal time over the timed frames, in percent of all CPU time (host_load.hpp); empty off Linux.
+    std::optional<double> steal_percent;
 };
 
 // Median, min and max of `ms` (sorts it). Precondition: not empty.

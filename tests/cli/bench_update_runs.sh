@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `spinegpu bench --paths update --json` on spineboy-pro with small counts: one JSON line per row, each with the
-# fields of DESIGN.md's row format (null where a figure does not apply), a single-threaded and a multi-threaded row
-# per count; unknown paths and bad counts are refused with a message. Checks behaviour only, never timings.
+# fields of DESIGN.md's row format (null where a figure does not apply) and the host's steal share, a single-threaded
+# and a multi-threaded row per count; unknown paths and bad counts are refused with a message. Checks behaviour only,
+# never timings.
 # usage: bench_update_runs.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2}
@@ -31,6 +32,10 @@ if ! printf '%s\n' "$out" | node -e '
       if (typeof row[k] !== "number" || !(row[k] >= 0)) throw new Error(k + " is not a number >= 0");
     for (const k of ["pack_ms", "record_ms", "gpu_ms", "frame_ms", "bytes_per_character", "device"])
       if (row[k] !== null) throw new Error(k + " should be null for path update");
+    // The host steal share over the frames: a percentage on Linux, null where /proc/stat cannot be read.
+    const linux = require("fs").existsSync("/proc/stat");
+    if (linux ? !(row.steal_percent >= 0 && row.steal_percent <= 100) : row.steal_percent !== null)
+      throw new Error("steal_percent " + row.steal_percent);
   });'; then
   echo "FAIL: bad --json rows:"; printf '%s\n' "$out"; exit 1
 fi
