@@ -25,7 +25,8 @@ std::optional<CpuTicks> read_cpu_ticks() {
 }
 
 std::optional<double> steal_percent(const std::optional<CpuTicks>& before, const std::optional<CpuTicks>& after) {
-    if (!before || !after || after->total <= before->total || after->steal < before->steal) return std::nullopt;
+    if (!before || !after || after->total < before->total || after->steal < before->steal) return std::nullopt;
+    if (after->total == before->total) return 0.0;  // under one tick: no steal counted either
     return 100.0 * static_cast<double>(after->steal - before->steal) /
            static_cast<double>(after->total - before->total);
 }

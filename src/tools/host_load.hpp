@@ -17,8 +17,8 @@ struct CpuTicks {
 // The counters now; nullopt where /proc/stat is missing or its first line is not the all-CPU line.
 std::optional<CpuTicks> read_cpu_ticks();
 
-// The steal share, in percent, of the CPU time that passed between two readings; nullopt if either is missing or
-// no tick passed.
+// The steal share, in percent, of the CPU time that passed between two readings: 0 if no tick passed (a run shorter
+// than the counters' resolution counts no steal), nullopt if either reading is missing or the counters went back.
 std::optional<double> steal_percent(const std::optional<CpuTicks>& before, const std::optional<CpuTicks>& after);
 
 }  // namespace spinegpu::tools
