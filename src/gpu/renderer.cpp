@@ -127,6 +127,10 @@ void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, co
 // The clear colour as the target holds it: premultiplied RGBA8.
 std::uint32_t premultiplied_rgba8(Color c) { return pack_rgba8({c.r * c.a, c.g * c.a, c.b * c.a, c.a}); }
 
+// Whether the path reads each character's counts (Impl::counts) after the first pass: the CPU path for its places,
+// gpu_vertex for its runs of types. The GPU paths compute their places on the GPU.
+bool keeps_counts(RenderPath path) { return path == RenderPath::cpu || path == RenderPath::gpu_vertex; }
+
 }  // namespace
 
 Renderer::Renderer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -308,7 +312,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     // Pack (GPU path) or build world vertices (CPU path) straight into mapped memory, on the worker pool if any.
     const auto pack_start = std::chrono::steady_clock::now();
     const std::size_t n = characters.size();
-    if (m.counts.size() < n) m.counts.resize(n);
+    if (keeps_counts(path) && m.counts.size() < n) m.counts.resize(n);
     if (path == RenderPath::cpu && m.vertex_offsets.size() < n) {
         m.vertex_offsets.resize(n);
         m.index_offsets.resize(n);
@@ -357,8 +361,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         auto* bones = static_cast<float*>(x.f->bones.mapped);
         auto* words = static_cast<std::uint32_t*>(x.f->words.mapped);
         std::uint64_t visible = 0, vertices = 0, indices = 0, bytes = 0;
-        // Only the CPU path (its places) and gpu_vertex (its runs of types) read the counts back.
-        const bool keep_counts = x.path == RenderPath::cpu || x.path == RenderPath::gpu_vertex;
+        const bool keep_counts = keeps_counts(x.path);
         for (std::size_t k = begin; k < end; ++k) {
             const std::size_t i = character_at(k);
             if (k + 1 < end)  // the poses of the next characters load while this one is packed
