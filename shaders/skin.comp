@@ -23,7 +23,7 @@ layout(constant_id = 0) const uint k_slot_capacity = k_max_slots;
 shared uint s_attachment[k_slot_capacity];     // global attachment index, or k_no_section
 shared uint s_vertex_base[k_slot_capacity + 1]; // exclusive prefix sums (last entry: the total)
 shared uint s_index_base[k_slot_capacity + 1];
-shared uint s_clip[k_slot_capacity];           // clip polygon's first local vertex | count << 16, or 0
+shared uint s_clip[k_slot_capacity];           // clip polygon's draw-order position + 1 | count << 16, or 0
 shared uint s_light[k_slot_capacity];
 shared uint s_dark[k_slot_capacity];
 shared uint s_scan_v[k_skin_workgroup];
@@ -99,7 +99,7 @@ void main() {
             uint slot = attachments[a].slot_and_end & 0xFFFFu;
             if ((material & k_material_clip_bit) != 0u) {
                 if (clip_now == 0u && attachments[a].vertex_count >= 3u) {
-                    clip_now = s_vertex_base[p] | (attachments[a].vertex_count << 16);
+                    clip_now = (p + 1u) | (attachments[a].vertex_count << 16);
                     end_slot = attachments[a].slot_and_end >> 16;
                 }
                 s_clip[p] = 0u;
@@ -134,7 +134,7 @@ void main() {
         o.dark = s_dark[p];
         uint clip = s_clip[p];
         o.material = (att.material & 0xFFFFu) | ((clip >> 16) << k_material_clip_count_shift);
-        o.clip_first = ch.out_vertex_first + (clip & 0xFFFFu);
+        o.clip_first = ch.out_vertex_first + (clip != 0u ? s_vertex_base[(clip & 0xFFFFu) - 1u] : 0u);
         out_vertices[ch.out_vertex_first + v] = o;
     }
 

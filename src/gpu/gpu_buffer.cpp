@@ -72,7 +72,11 @@ Result<void> create_buffer(VkContext& context, VkDeviceSize size, VkBufferUsageF
         vkDestroyBuffer(context.device, b.buffer, nullptr);
         return vk_error("vkAllocateMemory", r);
     }
-    vkBindBufferMemory(context.device, b.buffer, b.memory, 0);
+    if (VkResult r = vkBindBufferMemory(context.device, b.buffer, b.memory, 0); r != VK_SUCCESS) {
+        vkDestroyBuffer(context.device, b.buffer, nullptr);
+        vkFreeMemory(context.device, b.memory, nullptr);
+        return vk_error("vkBindBufferMemory", r);
+    }
     if (host_visible) {
         if (VkResult r = vkMapMemory(context.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped); r != VK_SUCCESS) {
             vkDestroyBuffer(context.device, b.buffer, nullptr);

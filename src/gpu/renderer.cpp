@@ -199,8 +199,11 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
                                            k_queries_per_frame, sizeof(stamps), stamps, sizeof(std::uint64_t),
                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
         if (r == VK_SUCCESS) {
-            slot.stats.gpu_ms = static_cast<double>(stamps[2] - stamps[0]) * context->timestamp_period_ns * 1e-6;
-            slot.stats.skin_ms = static_cast<double>(stamps[1] - stamps[0]) * context->timestamp_period_ns * 1e-6;
+            // (Differences in the valid bits, so that a counter that wrapped between two stamps still subtracts.)
+            const std::uint64_t mask = context->timestamp_mask;
+            const double ms_per_tick = context->timestamp_period_ns * 1e-6;
+            slot.stats.gpu_ms = static_cast<double>((stamps[2] - stamps[0]) & mask) * ms_per_tick;
+            slot.stats.skin_ms = static_cast<double>((stamps[1] - stamps[0]) & mask) * ms_per_tick;
         }
     }
     if (slot.tiles) {

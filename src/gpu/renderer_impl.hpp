@@ -99,6 +99,8 @@ struct Renderer::Impl {
     // Static data of all types.
     std::vector<SkeletonTypeEntry> types;
     bool finalized = false;
+    // Why upload_static failed, once it has: it leaves the static data part-made, so it is not tried again.
+    std::optional<Error> static_error;
     std::uint32_t max_slots = 0;  // the most slots of any type (after finalize)
     // Each character's fixed places in the frame's bone and word buffers are its index times these: the most
     // drawn bones and words of any type (after finalize), so that ranges of characters pack independently.
@@ -143,7 +145,11 @@ struct Renderer::Impl {
     Result<void> make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
                                        std::uint32_t constant = 0);
     Result<void> create_frames();
+    // Builds and uploads every type's static data (once; a failure is final, see static_error).
     Result<void> upload_static();
+    Result<void> upload_static_once();
+    // Checks that the page array (`layers` layers of w x h) fits this device, naming the types' pages when not.
+    Result<void> check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers) const;
     Result<void> fit_target(std::uint32_t w, std::uint32_t h);
     Result<void> wait_slot(FrameSlot& slot);
     void update_sets(FrameSlot& slot);

@@ -240,8 +240,8 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (draw_result == VK_SUCCESS && collapse) {
         stages[0].module = *collapse;
         draw_result = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &collapse_pipeline);
-        vkDestroyShaderModule(d, *collapse, nullptr);
     }
+    if (collapse) vkDestroyShaderModule(d, *collapse, nullptr);
     vkDestroyShaderModule(d, *frag, nullptr);
     if (!collapse) return collapse.error();
     if (draw_result != VK_SUCCESS) return vk_error("vkCreateGraphicsPipelines", draw_result);
@@ -399,24 +399,96 @@ static Result<void> upload_buffer(Renderer::Impl& impl, const void* bytes, VkDev
     return made;
 }
 
-// Creates `image` from `info` with device-local memory (any memory where there is none) bound to it.
+// Creates `image` from `info` with device-local memory (any memory where there is none) bound to it. On failure
+// nothing is left created and both handles are null.
 static Result<void> create_image(VkContext& c, const VkImageCreateInfo& info, VkImage& image, VkDeviceMemory& memory) {
     VkDevice d = c.device;
-    if (VkResult r = vkCreateImage(d, &info, nullptr, &image); r != VK_SUCCESS) return vk_error("vkCreateImage", r);
+    image = VK_NULL_HANDLE;
+    memory = VK_NULL_HANDLE;
+    if (VkResult r = vkCreateImage(d, &info, nullptr, &image); r != VK_SUCCESS) {
+        image = VK_NULL_HANDLE;
+        return vk_error("vkCreateImage", r);
+    }
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(d, image, &req);
-    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    alloc.allocationSize = req.size;
     std::int32_t type = find_memory_type(c, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     if (type < 0) type = find_memory_type(c, req.memoryTypeBits, 0);
-    alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
-    if (VkResult r = vkAllocateMemory(d, &alloc, nullptr, &memory); r != VK_SUCCESS)
-        return vk_error("vkAllocateMemory", r);
-    vkBindImageMemory(d, image, memory, 0);
-    return {};
+    VkResult r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    const char* call = "vkAllocateMemory (no memory type for an image)";
+    if (type >= 0) {
+        VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        alloc.allocationSize = req.size;
+        alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
+        call = "vkAllocateMemory";
+        r = vkAllocateMemory(d, &alloc, nullptr, &memory);
+        if (r != VK_SUCCESS) memory = VK_NULL_HANDLE;
+        if (r == VK_SUCCESS) {
+            call = "vkBindImageMemory";
+            r = vkBindImageMemory(d, image, memory, 0);
+        }
+    }
+    if (r == VK_SUCCESS) return {};
+    if (memory != VK_NULL_HANDLE) vkFreeMemory(d, memory, nullptr);
+    vkDestroyImage(d, image, nullptr);
+    image = VK_NULL_HANDLE;
+    memory = VK_NULL_HANDLE;
+    return vk_error(call, r);
 }
 
 Result<void> Renderer::Impl::upload_static() {
+    if (static_error) return *static_error;
+    Result<void> made = upload_static_once();
+    if (!made) static_error = made.error();
+    return made;
+}
+
+Result<void> Renderer::Impl::check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers) const {
+    const VkContext& c = *context;
+    VkImageFormatProperties limits{};
+    const VkResult queried = vkGetPhysicalDeviceImageFormatProperties(
+        c.physical, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+        VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, &limits);
+    VkDeviceSize heap = 0;  // the largest device-local heap, else the largest heap
+    for (std::uint32_t i = 0; i < c.memory.memoryHeapCount; ++i)
+        heap = std::max(heap, c.memory.memoryHeaps[i].size);
+    for (std::uint32_t i = 0; i < c.memory.memoryHeapCount; ++i)
+        if (c.memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
+            heap = c.memory.memoryHeaps[i].size;
+            break;
+        }
+    const std::uint64_t bytes = std::uint64_t{w} * h * 4 * layers;
+    std::string why;
+    if (queried != VK_SUCCESS) {
+        why = "the device cannot sample an RGBA8 image array";
+    } else if (layers > std::min<std::uint32_t>(limits.maxArrayLayers, k_material_layer_mask + 1)) {
+        why = std::to_string(layers) + " pages; at most " +
+              std::to_string(std::min<std::uint32_t>(limits.maxArrayLayers, k_material_layer_mask + 1)) + " fit";
+    } else if (w > limits.maxExtent.width || h > limits.maxExtent.height) {
+        why = "the largest is " + std::to_string(w) + "x" + std::to_string(h) + ", larger than this device's largest " +
+              "image, " + std::to_string(limits.maxExtent.width) + "x" + std::to_string(limits.maxExtent.height);
+    } else if (bytes > limits.maxResourceSize || bytes > heap) {
+        why = "every page is a layer as large as the largest, " + std::to_string(w) + "x" + std::to_string(h) +
+              ": " + std::to_string(bytes >> 20) + " MiB in all, more than this device takes in one image (" +
+              std::to_string(std::min<std::uint64_t>(limits.maxResourceSize, heap) >> 20) +
+              " MiB); use fewer or more even pages";
+    } else {
+        return {};
+    }
+    std::string pages;
+    for (const SkeletonTypeEntry& t : types) {
+        std::uint32_t largest_w = 0, largest_h = 0;
+        for (const Image& page : t.pages)
+            if (std::uint64_t{page.width} * page.height > std::uint64_t{largest_w} * largest_h) {
+                largest_w = page.width;
+                largest_h = page.height;
+            }
+        pages += (pages.empty() ? "" : "; ") + t.name + ": " + std::to_string(t.pages.size()) + " (largest " +
+                 std::to_string(largest_w) + "x" + std::to_string(largest_h) + ")";
+    }
+    return make_error("renderer", "atlas pages", why + " [pages per skeleton type: " + pages + "]");
+}
+
+Result<void> Renderer::Impl::upload_static_once() {
     VkContext& c = *context;
     VkDevice d = c.device;
     // Page array: every page of every type is a layer of one array as large as the largest page.
@@ -428,11 +500,7 @@ Result<void> Renderer::Impl::upload_static() {
             ++layer_count;
         }
     layer_count = std::max<std::uint32_t>(layer_count, 1);
-    if (layer_count > std::min<std::uint32_t>(c.properties.limits.maxImageArrayLayers, k_material_layer_mask + 1))
-        return make_error("renderer", "pages", std::to_string(layer_count) + " atlas pages; at most " +
-                                                   std::to_string(k_material_layer_mask + 1) + " fit");
-    if (layer_w > c.properties.limits.maxImageDimension2D || layer_h > c.properties.limits.maxImageDimension2D)
-        return make_error("renderer", "pages", "an atlas page is larger than the device's largest image");
+    if (Result<void> fits = check_page_array(layer_w, layer_h, layer_count); !fits) return fits;
 
     // Bind form of each type, rebased into the renderer-wide buffers.
     std::vector<GpuInfluence> all_influences;
@@ -523,7 +591,10 @@ Result<void> Renderer::Impl::upload_static() {
     image.tiling = VK_IMAGE_TILING_OPTIMAL;
     image.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     image.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    if (Result<void> made = create_image(c, image, pages, pages_memory); !made) return made;
+    if (Result<void> made = create_image(c, image, pages, pages_memory); !made)
+        return make_error("renderer", "atlas pages",
+                          "the page array (" + std::to_string(layer_count) + " layers of " + std::to_string(layer_w) +
+                              "x" + std::to_string(layer_h) + ") could not be made: " + made.error().message());
 
     VkDeviceSize staging_size = 0;
     for (const SkeletonTypeEntry& t : types)
@@ -590,8 +661,14 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     if (w == width && h == height && target != VK_NULL_HANDLE) return {};
     VkContext& c = *context;
     VkDevice d = c.device;
+    // (Checked before anything is destroyed: a refused size leaves the last frame to read back.)
+    if (w == 0 || h == 0 || w > c.properties.limits.maxFramebufferWidth ||
+        h > c.properties.limits.maxFramebufferHeight)
+        return make_error("renderer", "target", "size " + std::to_string(w) + "x" + std::to_string(h) +
+                                                    " is empty or larger than the device allows");
     for (FrameSlot& f : frames)
         if (Result<void> r = wait_slot(f); !r) return r;
+    last_frame = -1;  // the frame drawn into the old target goes with it
     if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
     if (target_view) vkDestroyImageView(d, target_view, nullptr);
     if (target) vkDestroyImage(d, target, nullptr);
@@ -601,10 +678,6 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     target = VK_NULL_HANDLE;
     target_memory = VK_NULL_HANDLE;
     width = height = 0;
-    if (w == 0 || h == 0 || w > c.properties.limits.maxFramebufferWidth ||
-        h > c.properties.limits.maxFramebufferHeight)
-        return make_error("renderer", "target", "size " + std::to_string(w) + "x" + std::to_string(h) +
-                                                    " is empty or larger than the device allows");
     VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     image.imageType = VK_IMAGE_TYPE_2D;
     image.format = VK_FORMAT_R8G8B8A8_UNORM;

@@ -276,6 +276,14 @@ Result<StaticSkeleton> build_static_skeleton(const SkeletonData& data, const Atl
         return make_error(name, "attachments", std::to_string(frames) +
                                                    " attachment frames; the GPU path takes at most " +
                                                    std::to_string(k_max_type_attachments));
+    for (std::size_t i = 0; i < data.attachments.size(); ++i) {
+        // The clipping polygon's vertex count travels in 16 bits of each clipped vertex's material word.
+        const AttachmentData& a = data.attachments[i];
+        if (slot_of[i] != k_none && a.type == AttachmentType::clipping && a.world_vertices_length / 2 > 0xFFFFu)
+            return make_error(name, "attachment \"" + std::string(data.attachment_names[a.name]) + "\"",
+                              "a clipping polygon of " + std::to_string(a.world_vertices_length / 2) +
+                                  " vertices; the renderer clips with at most 65535");
+    }
     for (std::size_t i = 0; i < data.attachments.size(); ++i)
         if (slot_of[i] != k_none) builder.add_attachment(static_cast<Index>(i), slot_of[i]);
     builder.add_markers();

@@ -197,8 +197,10 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     vkGetPhysicalDeviceQueueFamilyProperties(context->physical, &family_count, nullptr);
     std::vector<VkQueueFamilyProperties> families(family_count);
     vkGetPhysicalDeviceQueueFamilyProperties(context->physical, &family_count, families.data());
-    if (families[context->queue_family].timestampValidBits != 0)
+    if (const std::uint32_t bits = families[context->queue_family].timestampValidBits; bits != 0) {
         context->timestamp_period_ns = context->properties.limits.timestampPeriod;
+        context->timestamp_mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+    }
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -27,6 +27,7 @@ struct VkContext {
     std::string device_name;
     bool software = false;                       // a CPU implementation (lavapipe)
     float timestamp_period_ns = 0;               // 0: no timestamps on this queue
+    std::uint64_t timestamp_mask = 0;            // the bits of a timestamp that are valid on this queue
     bool pipeline_statistics = false;            // fragment shader invocations can be counted
     bool shader_int64 = false;                   // 64-bit integers in shaders (the tile rasterizer needs them)
     bool compute_subgroup_vote = false;          // subgroupAny in compute shaders (the tile rasterizer needs it)

@@ -79,7 +79,7 @@ std::vector<SkinnedPosition> run_skin_pass(const StaticSkeleton& type, std::uint
         const std::uint32_t slot = attachments[a].slot_and_end & 0xFFFFu;
         if ((material & k_material_clip_bit) != 0u) {
             if (clip_now == 0u && attachments[a].vertex_count >= 3u) {
-                clip_now = s_vertex_base[p] | (attachments[a].vertex_count << 16);
+                clip_now = (p + 1u) | (attachments[a].vertex_count << 16);
                 end_slot = attachments[a].slot_and_end >> 16;
             }
             s_clip[p] = 0u;
@@ -134,7 +134,7 @@ std::vector<SkinnedPosition> run_skin_pass(const StaticSkeleton& type, std::uint
         o.dark = s_dark[p];
         const std::uint32_t clip = s_clip[p];
         o.material = (att.material & 0xFFFFu) | ((clip >> 16) << k_material_clip_count_shift);
-        o.clip_first = ch.out_vertex_first + (clip & 0xFFFFu);
+        o.clip_first = ch.out_vertex_first + (clip != 0u ? s_vertex_base[(clip & 0xFFFFu) - 1u] : 0u);
     }
 
     // 4. Triangles, in draw order.

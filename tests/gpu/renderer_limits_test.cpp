@@ -1,0 +1,159 @@
+// The renderer at the edges of what it takes (lavapipe in CI, the hardware driver where there is one; validation on):
+// a clip that starts past 65,535 vertices of its character clips as the CPU path does, a refused target size leaves
+// the last frame to read back, and atlas pages past the page array are refused naming each type, for good.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpu_test_support.hpp"
+#include "renderer_test_support.hpp"
+#include "spinegpu/data/atlas.hpp"
+#include "spinegpu/data/attachment_binding.hpp"
+#include "spinegpu/data/image.hpp"
+#include "spinegpu/data/skeleton_loader.hpp"
+#include "spinegpu/gpu/renderer.hpp"
+
+namespace spinegpu::test {
+namespace {
+
+using namespace spinegpu::gpu;
+
+// A skeleton whose clipping polygon comes after 66,000 vertices in draw order: two meshes of 33,000 vertices, all on
+// the origin (they draw nothing), then a clip over the left half of a 100 x 100 white square centred on the origin.
+std::string clip_after_many_vertices_skeleton() {
+    constexpr int k_mesh_vertices = 33000;
+    std::string uvs, vertices;
+    for (int v = 0; v < k_mesh_vertices; ++v) {
+        uvs += v == 0 ? "0,0" : ",0,0";
+        vertices += v == 0 ? "0,0" : ",0,0";
+    }
+    const std::string mesh = R"({"type": "mesh", "path": "white", "hull": 3, "triangles": [0, 1, 2], "uvs": [)" + uvs +
+                             R"(], "vertices": [)" + vertices + "]}";
+    return R"({"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root"}],
+"slots": [{"name": "a", "bone": "root", "attachment": "big"}, {"name": "b", "bone": "root", "attachment": "big"},
+          {"name": "clip", "bone": "root", "attachment": "clip"}, {"name": "c", "bone": "root", "attachment": "white"}],
+"skins": [{"name": "default", "attachments": {"a": {"big": )" +
+           mesh + R"(}, "b": {"big": )" + mesh + R"(},
+  "clip": {"clip": {"type": "clipping", "end": "c", "vertexCount": 4, "vertices": [-50,-50, 0,-50, 0,50, -50,50]}},
+  "c": {"white": {"width": 100, "height": 100}}}}]})";
+}
+
+// A white page for the atlases below.
+std::vector<Image> white_pages(std::size_t count, std::uint32_t size) {
+    std::vector<Image> pages(count);
+    for (Image& page : pages) {
+        page.width = page.height = size;
+        page.rgba.assign(std::size_t{size} * size * 4, 255);
+    }
+    return pages;
+}
+
+TEST(Renderer, a_clip_past_65535_vertices_of_its_character_clips_as_the_cpu_path_does) {
+    // The skinning pass once kept a clip's first vertex in 16 bits: past 65,535 it clipped with other vertices.
+    const std::string json = clip_after_many_vertices_skeleton();
+    Result<SkeletonData> data = load_skeleton_json(json, "clip-far.json");
+    ASSERT_TRUE(data.ok()) << data.error().message();
+    Result<Atlas> atlas = parse_atlas("white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n", "white.atlas");
+    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
+    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
+    ASSERT_TRUE(binding.ok()) << binding.error().message();
+    SkeletonPose pose = create_pose(*data);
+    update_world_transform(pose, Physics::none);
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, white_pages(1, 4), "clip-far");
+    ASSERT_TRUE(type.ok()) << type.error().message();
+    const CharacterDraw character{&pose, *type, Color{}};
+    const Camera2D camera{1, 80, 80};  // the square covers pixels 30 to 130 on both axes
+    for (const RenderPath other : {RenderPath::cpu, RenderPath::gpu_tiles}) {
+        std::uint32_t drawn = 0;
+        std::uint64_t shaded = 0;
+        EXPECT_EQ(path_differences(*renderer, {&character, 1}, camera, other, drawn, shaded), 0u)
+            << "gpu against " << (other == RenderPath::cpu ? "cpu" : "gpu_tiles");
+        // The left half of the square: 50 x 100 pixels.
+        EXPECT_NEAR(static_cast<double>(drawn), 5000.0, 200.0);
+    }
+    Result<FrameStats> frame = renderer->draw({&character, 1}, camera, k_width, k_height, k_background, RenderPath::gpu);
+    ASSERT_TRUE(frame.ok()) << frame.error().message();
+    Result<Image> image = renderer->read_back();
+    ASSERT_TRUE(image.ok()) << image.error().message();
+    EXPECT_TRUE(off_background(*image, 80u * k_width + 55u)) << "the left half is not drawn";
+    EXPECT_FALSE(off_background(*image, 80u * k_width + 105u)) << "the right half is not clipped";
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, a_refused_target_size_leaves_the_last_frame_to_read_back) {
+    Result<SkeletonData> data = load_skeleton_json(clip_after_many_vertices_skeleton(), "clip-far.json");
+    ASSERT_TRUE(data.ok()) << data.error().message();
+    Result<Atlas> atlas = parse_atlas("white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n", "white.atlas");
+    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
+    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
+    ASSERT_TRUE(binding.ok()) << binding.error().message();
+    SkeletonPose pose = create_pose(*data);
+    update_world_transform(pose, Physics::none);
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, white_pages(1, 4), "clip-far");
+    ASSERT_TRUE(type.ok()) << type.error().message();
+    const CharacterDraw character{&pose, *type, Color{}};
+    ASSERT_TRUE(renderer->draw({&character, 1}, Camera2D{1, 80, 80}, k_width, k_height, k_background, RenderPath::gpu));
+    Result<Image> first = renderer->read_back();
+    ASSERT_TRUE(first.ok()) << first.error().message();
+    for (const std::uint32_t size : {0u, 1u << 20}) {
+        Result<FrameStats> refused =
+            renderer->draw({&character, 1}, Camera2D{1, 80, 80}, size, size, k_background, RenderPath::gpu);
+        ASSERT_FALSE(refused.ok()) << "a " << size << "x" << size << " target accepted";
+        EXPECT_NE(refused.error().message().find("target"), std::string::npos) << refused.error().message();
+        Result<Image> again = renderer->read_back();
+        ASSERT_TRUE(again.ok()) << again.error().message();
+        EXPECT_EQ(again->width, k_width);
+        EXPECT_EQ(again->rgba, first->rgba);
+    }
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, atlas_pages_past_the_page_array_are_refused_naming_each_type_for_good) {
+    // 258 pages over two types (one-pixel ones, and each a white page for the square): past the 256 layers.
+    std::string text;
+    for (int page = 0; page < 200; ++page)
+        text.append("p").append(std::to_string(page)).append(".png\nsize: 1, 1\n\n");
+    text += "white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n";
+    Result<Atlas> many = parse_atlas(text, "many.atlas");
+    ASSERT_TRUE(many.ok()) << many.error().message();
+    std::string more_text;
+    for (int page = 0; page < 56; ++page)
+        more_text.append("q").append(std::to_string(page)).append(".png\nsize: 1, 1\n\n");
+    more_text += "white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n";
+    Result<Atlas> more = parse_atlas(more_text, "more.atlas");
+    ASSERT_TRUE(more.ok()) << more.error().message();
+    Result<SkeletonData> data = load_skeleton_json(clip_after_many_vertices_skeleton(), "clip-far.json");
+    ASSERT_TRUE(data.ok()) << data.error().message();
+    Result<AtlasBinding> many_binding = bind_atlas(*data, *many), more_binding = bind_atlas(*data, *more);
+    ASSERT_TRUE(many_binding.ok()) << many_binding.error().message();
+    ASSERT_TRUE(more_binding.ok()) << more_binding.error().message();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::vector<Image> many_pages = white_pages(201, 1), more_pages = white_pages(57, 1);
+    many_pages.back() = white_pages(1, 4).front();
+    more_pages.back() = white_pages(1, 4).front();
+    ASSERT_TRUE(renderer->add_skeleton_type(*data, *many, *many_binding, std::move(many_pages), "many.skel"));
+    ASSERT_TRUE(renderer->add_skeleton_type(*data, *more, *more_binding, std::move(more_pages), "more.skel"));
+    SkeletonPose pose = create_pose(*data);
+    update_world_transform(pose, Physics::none);
+    const CharacterDraw character{&pose, 0, Color{}};
+    std::string first_error;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        Result<FrameStats> frame =
+            renderer->draw({&character, 1}, Camera2D{1, 80, 80}, k_width, k_height, k_background, RenderPath::gpu);
+        ASSERT_FALSE(frame.ok()) << "258 pages drawn";
+        const std::string message = frame.error().message();
+        EXPECT_NE(message.find("258 pages"), std::string::npos) << message;
+        EXPECT_NE(message.find("many.skel: 201"), std::string::npos) << message;
+        EXPECT_NE(message.find("more.skel: 57"), std::string::npos) << message;
+        if (attempt == 0) first_error = message;
+        else EXPECT_EQ(message, first_error) << "the second draw did not give the first one's error";
+    }
+    expect_no_validation_messages(*renderer);
+}
+
+}  // namespace
+}  // namespace spinegpu::test
