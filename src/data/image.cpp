@@ -76,21 +76,48 @@ void append_bytes(void* context, void* data, int size) {
 
 }  // namespace
 
-Result<Image> decode_image(std::span<const std::uint8_t> input, const std::string& file) {
+namespace {
+
+// The bytes stb_image reads: `input` without empty IDAT chunks (`cleaned` holds them when it had any).
+Result<std::span<const std::uint8_t>> readable_bytes(std::span<const std::uint8_t> input, const std::string& file,
+                                                     std::vector<std::uint8_t>& cleaned) {
     if (input.empty()) return make_error(file, "", "cannot decode image: empty file");
-    const std::vector<std::uint8_t> cleaned = without_empty_idat_chunks(input);
+    cleaned = without_empty_idat_chunks(input);
     const std::span<const std::uint8_t> bytes = cleaned.empty() ? input : std::span<const std::uint8_t>(cleaned);
     if (bytes.size() > static_cast<std::size_t>(INT_MAX)) return make_error(file, "", "cannot decode image: too large");
-    const auto size = static_cast<int>(bytes.size());
+    return bytes;
+}
+
+// The header's size of `bytes` (readable_bytes), checked against k_max_dimension.
+Result<ImageSize> header_size(std::span<const std::uint8_t> bytes, const std::string& file) {
     int width = 0, height = 0, channels = 0;
-    // Check the header first so an absurd size is rejected before anything is allocated.
-    if (!stbi_info_from_memory(bytes.data(), size, &width, &height, &channels))
+    if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &width, &height, &channels))
         return make_error(file, "", std::string("cannot decode image: ") + stbi_failure_reason());
     if (width <= 0 || height <= 0 || width > k_max_dimension || height > k_max_dimension)
         return make_error(file, "", "cannot decode image: " + std::to_string(width) + "x" + std::to_string(height) +
                                         " is larger than " + std::to_string(k_max_dimension) + "x" +
                                         std::to_string(k_max_dimension));
-    stbi_uc* pixels = stbi_load_from_memory(bytes.data(), size, &width, &height, &channels, 4);
+    return ImageSize{static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)};
+}
+
+}  // namespace
+
+Result<ImageSize> image_size(std::span<const std::uint8_t> input, const std::string& file) {
+    std::vector<std::uint8_t> cleaned;
+    Result<std::span<const std::uint8_t>> bytes = readable_bytes(input, file, cleaned);
+    if (!bytes) return bytes.error();
+    return header_size(*bytes, file);
+}
+
+Result<Image> decode_image(std::span<const std::uint8_t> input, const std::string& file) {
+    std::vector<std::uint8_t> cleaned;
+    Result<std::span<const std::uint8_t>> bytes = readable_bytes(input, file, cleaned);
+    if (!bytes) return bytes.error();
+    // The header first, so that an absurd size is rejected before anything is allocated.
+    if (Result<ImageSize> size = header_size(*bytes, file); !size) return size.error();
+    int width = 0, height = 0, channels = 0;
+    stbi_uc* pixels =
+        stbi_load_from_memory(bytes->data(), static_cast<int>(bytes->size()), &width, &height, &channels, 4);
     if (!pixels) return make_error(file, "", std::string("cannot decode image: ") + stbi_failure_reason());
     Image image;
     image.width = static_cast<std::uint32_t>(width);

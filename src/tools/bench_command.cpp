@@ -256,7 +256,8 @@ int run_bench(int argc, char** argv) {
     const std::optional<std::string> skeleton_path = args->get("--skeleton");
     const std::optional<std::string> atlas_path = args->get("--atlas");
     const std::optional<std::string> counts_text = args->get("--characters");
-    if (!skeleton_path || !atlas_path || !counts_text) return usage("--skeleton, --atlas and --characters are required");
+    if (!skeleton_path || !atlas_path || !counts_text)
+        return usage("--skeleton, --atlas and --characters are required");
 
     std::vector<std::size_t> counts;
     for (std::string_view part : split_commas(*counts_text)) {
@@ -312,7 +313,8 @@ int run_bench(int argc, char** argv) {
         if (!n) return usage("--character-pixels needs an integer from 1 to 4096, got \"" + *text + "\"");
         setup.character_pixels = static_cast<float>(*n);
     }
-    Result<SkeletonAssets> assets = load_skeleton_assets(*skeleton_path, *atlas_path);
+    PageBudget budget;
+    Result<SkeletonAssets> assets = load_skeleton_assets(*skeleton_path, *atlas_path, budget);
     if (!assets) {
         std::fprintf(stderr, "spinegpu bench: %s\n", assets.error().message().c_str());
         return 1;

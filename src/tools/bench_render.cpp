@@ -3,9 +3,10 @@
 // scales the world, skeletons keep scale 1, so IK and physics pose as authored), each with a random looping animation
 // at a random phase (make_crowd's seed). Per frame: the runtime update on all threads, then the renderer draws the
 // crowd through one path (packing and the CPU path's vertex building on the same threads; with --update-in-pack the
-// update runs inside the packing pass, range by range, as a PoseJob), with frames in flight overlapping CPU and GPU. Reported per frame (medians): update, pack, record, GPU (timestamps) and frame time, bytes
-// per character, and next to the GPU time its two floors on an NVIDIA H200 (DESIGN.md): visible vertices / 1.07 G/s and
-// shaded pixels / 12.3 G/s.
+// update runs inside the packing pass, range by range, as a PoseJob), with frames in flight overlapping CPU and GPU.
+// Reported per frame (medians): update, pack, record, GPU (timestamps) and frame time, bytes per character, and next
+// to the GPU time its two floors on an NVIDIA H200 (DESIGN.md): visible vertices / 1.07 G/s and shaded pixels / 12.3
+// G/s.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "camera_fit.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "scene_render.hpp"
@@ -51,18 +52,6 @@ std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
         start = end + 1;
     }
     if (!(camera.scale > 0)) return std::nullopt;
-    return camera;
-}
-
-// The camera that fits `x, y, w, h` (world) into width x height with a 5% margin on each side, centred.
-gpu::Camera2D fit_camera(float x, float y, float w, float h, std::uint32_t width, std::uint32_t height) {
-    const double usable_w = width * 0.9, usable_h = height * 0.9;
-    double scale = std::min(w > 0 ? usable_w / w : 1e30, h > 0 ? usable_h / h : 1e30);
-    if (!(scale < 1e30)) scale = 1;
-    gpu::Camera2D camera;
-    camera.scale = static_cast<float>(scale);
-    camera.ox = static_cast<float>(width / 2.0 - scale * (x + w / 2.0));
-    camera.oy = static_cast<float>(height / 2.0 + scale * (y + h / 2.0));
     return camera;
 }
 
@@ -143,7 +132,8 @@ int run_render(int argc, char** argv) {
     std::optional<std::string> out = args->get("--out");
     if (!out) return usage("--out is required");
 
-    Result<SkeletonAssets> assets = load_skeleton_assets(*skeleton_path, *atlas_path);
+    PageBudget budget;
+    Result<SkeletonAssets> assets = load_skeleton_assets(*skeleton_path, *atlas_path, budget);
     if (!assets) return fail(assets.error());
     const SkeletonData& data = assets->data;
     Result<Schedule> schedule = Error{};
@@ -163,22 +153,19 @@ int run_render(int argc, char** argv) {
     }
 
     SchedulePlayer player(data, *schedule, skin);
-    float min_x = 0, min_y = 0, max_x = 0, max_y = 0;
-    bool any = false;
+    CameraFit fit;
     for (std::uint32_t step = 1; step <= *steps; ++step) {
         player.run_step(step, *dt);
         player.state.notifications.clear();
-        float x, y, w, h;
-        if (!camera && skeleton_bounds(player.pose, assets->binding, x, y, w, h)) {
-            min_x = any ? std::min(min_x, x) : x;
-            min_y = any ? std::min(min_y, y) : y;
-            max_x = any ? std::max(max_x, x + w) : x + w;
-            max_y = any ? std::max(max_y, y + h) : y + h;
-            any = true;
-        }
+        if (!camera) fit.add(player.pose, assets->binding);
+    }
+    if (*steps == 0) {
+        // The setup pose (with the skin), whose world transforms no step has computed.
+        update_world_transform(player.pose, Physics::none);
+        if (!camera) fit.add(player.pose, assets->binding);
     }
     const bool fitted = !camera;
-    if (fitted) camera = fit_camera(min_x, min_y, max_x - min_x, max_y - min_y, *width, *height);
+    if (fitted) camera = fit.camera(*width, *height);
 
     gpu::RendererDesc desc;
     desc.device = args->get("--device").value_or("");

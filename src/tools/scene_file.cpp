@@ -3,7 +3,9 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "json_values.hpp"
@@ -16,6 +18,13 @@ using json::array_of;
 using json::is_number;
 using json::number;
 
+// `value` in the fewest digits that give it back ("%g": 1e-06, 16384).
+std::string shortest(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
 // Reads members of one JSON object with typed getters that record the first error at "where.key".
 class Fields {
 public:
@@ -24,16 +33,27 @@ public:
         if (!object.is_object()) fail("", "must be an object");  // and its fields are read from an empty object
     }
 
-    std::optional<element> get(std::string_view key) const {
+    // The member `key`, if present; `key` becomes one of the object's known keys (see check_keys).
+    std::optional<element> get(std::string_view key) {
+        known_.push_back(key);
         element e;
         if (object_.at_key(key).get(e) != simdjson::SUCCESS) return std::nullopt;
         return e;
+    }
+    // Fails on the first member that no getter asked for (a misspelt key would otherwise be ignored), except
+    // "comment", free text.
+    void check_keys() {
+        for (auto [key, value] : object_) {
+            (void)value;
+            if (key != "comment" && std::find(known_.begin(), known_.end(), key) == known_.end())
+                return fail(key, "unknown key");
+        }
     }
     void number_field(std::string_view key, float& out, double low, double high) {
         std::optional<element> e = get(key);
         if (!e) return;
         if (!is_number(*e) || !(number(*e) >= low && number(*e) <= high))
-            return fail(key, "must be a number from " + std::to_string(low) + " to " + std::to_string(high));
+            return fail(key, "must be a number from " + shortest(low) + " to " + shortest(high));
         out = static_cast<float>(number(*e));
     }
     void number_field(std::string_view key, double& out, double low, double high) {
@@ -72,6 +92,7 @@ private:
     std::string where_;
     std::optional<Error>& error_;
     simdjson::dom::object object_;
+    std::vector<std::string_view> known_;
 };
 
 std::string resolve(const std::string& scene_file, const std::string& path) {
@@ -95,7 +116,8 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
     float width = 1280, height = 720;
     top.number_field("width", width, 1, 16384);
     top.number_field("height", height, 1, 16384);
-    if (width != std::floor(width) || height != std::floor(height)) top.fail("width", "sizes are whole pixels");
+    if (width != std::floor(width)) top.fail("width", "sizes are whole pixels");
+    if (height != std::floor(height)) top.fail("height", "sizes are whole pixels");
     scene.width = static_cast<std::uint32_t>(width);
     scene.height = static_cast<std::uint32_t>(height);
     top.color_field("background", scene.background);
@@ -110,6 +132,7 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
         scene.camera_scale = scale;
         scene.camera_x = x;
         scene.camera_y = y;
+        c.check_keys();
     }
     std::optional<element> types = top.get("types");
     if (!types || !types->is_array()) return make_error(file, "types", "an array of skeleton types is required");
@@ -126,6 +149,7 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
             if (other.name == type.name) f.fail("name", "\"" + type.name + "\" is used twice");
         type.skeleton = resolve(file, type.skeleton);
         type.atlas = resolve(file, type.atlas);
+        f.check_keys();
         scene.types.push_back(std::move(type));
         if (error) return *error;
     }
@@ -141,6 +165,7 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
         ch.type = scene.types.size();
         for (std::size_t t = 0; t < scene.types.size(); ++t)
             if (scene.types[t].name == type) ch.type = t;
+        if (!f.get("type")) f.fail("type", "is required");
         if (ch.type == scene.types.size()) f.fail("type", "unknown type \"" + type + "\"");
         f.number_field("x", ch.x, -1e9, 1e9);
         f.number_field("y", ch.y, -1e9, 1e9);
@@ -165,13 +190,17 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
         f.string_field("schedule", ch.schedule);
         if (ch.animation.empty() == ch.schedule.empty()) f.fail("", "needs one of \"animation\" and \"schedule\"");
         if (!ch.schedule.empty()) ch.schedule = resolve(file, ch.schedule);
-        f.number_field("start", ch.start, 0, 1e6);
+        // (One update of `start` seconds: physics then takes start x 60 fixed steps, so an hour at most.)
+        f.number_field("start", ch.start, 0, 3600);
         float layer = 0;
         f.number_field("layer", layer, -1e6, 1e6);
+        if (layer != std::floor(layer)) f.fail("layer", "must be a whole number");
         ch.layer = static_cast<std::int32_t>(layer);
+        f.check_keys();
         scene.characters.push_back(std::move(ch));
         if (error) return *error;
     }
+    top.check_keys();
     if (error) return *error;
     return scene;
 }

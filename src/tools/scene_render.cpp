@@ -9,6 +9,7 @@
 #include <numeric>
 #include <optional>
 
+#include "camera_fit.hpp"
 #include "schedule_player.hpp"
 #include "skeleton_assets.hpp"
 #include "spinegpu/core/file.hpp"
@@ -46,8 +47,9 @@ Result<ScheduleSkin> resolve_skin(const SceneFile& scene, const SceneCharacter& 
 Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRenderOptions& options) {
     std::vector<SkeletonAssets> types;
     types.reserve(scene.types.size());
+    PageBudget budget;  // for all the types together: they share the renderer's page array
     for (const SceneType& t : scene.types) {
-        Result<SkeletonAssets> assets = load_skeleton_assets(t.skeleton, t.atlas);
+        Result<SkeletonAssets> assets = load_skeleton_assets(t.skeleton, t.atlas, budget);
         if (!assets) return assets.error();
         types.push_back(std::move(*assets));
     }
@@ -121,23 +123,10 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
         const auto end = std::chrono::steady_clock::now();
         update_ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
         if (!camera) {
-            // Fit the first frame: every character's bounds, 5% margin, centred.
-            float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-            bool any = false;
-            for (std::size_t i = 0; i < actors.size(); ++i) {
-                float x, y, w, h;
-                if (!skeleton_bounds(actors[i].player->pose, types[actors[i].type].binding, x, y, w, h)) continue;
-                x0 = any ? std::min(x0, x) : x;
-                y0 = any ? std::min(y0, y) : y;
-                x1 = any ? std::max(x1, x + w) : x + w;
-                y1 = any ? std::max(y1, y + h) : y + h;
-                any = true;
-            }
-            const double w = std::max(x1 - x0, 1e-3f), h = std::max(y1 - y0, 1e-3f);
-            const double scale = std::min(scene.width * 0.9 / w, scene.height * 0.9 / h);
-            camera = gpu::Camera2D{static_cast<float>(scale),
-                                   static_cast<float>(scene.width / 2.0 - scale * (x0 + w / 2)),
-                                   static_cast<float>(scene.height / 2.0 + scale * (y0 + h / 2))};
+            // Fit the first frame: every character's bounds.
+            CameraFit fit;
+            for (const Actor& actor : actors) fit.add(actor.player->pose, types[actor.type].binding);
+            camera = fit.camera(scene.width, scene.height);
         }
         Result<gpu::FrameStats> stats = renderer.draw(draws, *camera, scene.width, scene.height, scene.background,
                                                       options.path);

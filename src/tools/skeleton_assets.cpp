@@ -1,11 +1,13 @@
 // Loading a skeleton with its atlas and pages: see skeleton_assets.hpp.
 #include "skeleton_assets.hpp"
 
+#include "spinegpu/core/file.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
 
 namespace spinegpu::tools {
 
-Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, const std::string& atlas_path) {
+Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, const std::string& atlas_path,
+                                            PageBudget& budget) {
     SkeletonAssets assets;
     assets.skeleton_path = skeleton_path;
     Result<SkeletonData> data = load_skeleton_file(skeleton_path);
@@ -14,10 +16,31 @@ Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, co
     Result<Atlas> atlas = load_atlas_file(atlas_path);
     if (!atlas) return atlas.error();
     assets.atlas = std::move(*atlas);
+    // Every page's size from its header first, so that no pixel is decoded for an atlas past the budget.
+    std::vector<std::vector<std::uint8_t>> files;
+    for (std::size_t i = 0; i < assets.atlas.pages.size(); ++i) {
+        const std::string path = atlas_page_path(assets.atlas, static_cast<Index>(i));
+        Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path);
+        if (!bytes) return bytes.error();
+        Result<ImageSize> size = image_size(*bytes, path);
+        if (!size) return size.error();
+        const std::uint64_t pixel_bytes = std::uint64_t{size->width} * size->height * 4;
+        if (budget.pages == 0 || pixel_bytes > budget.bytes)
+            return make_error(atlas_path, "page \"" + assets.atlas.pages[i].name + "\"",
+                              budget.pages == 0
+                                  ? "more than " + std::to_string(PageBudget::k_pages) + " atlas pages in all"
+                                  : "a " + std::to_string(size->width) + "x" + std::to_string(size->height) +
+                                        " image: the atlas pages would take more than " +
+                                        std::to_string(PageBudget::k_bytes >> 20) + " MiB of pixels in all");
+        budget.pages -= 1;
+        budget.bytes -= pixel_bytes;
+        files.push_back(std::move(*bytes));
+    }
     for (std::size_t i = 0; i < assets.atlas.pages.size(); ++i) {
         const auto page = static_cast<Index>(i);
-        Result<Image> image = load_image_file(atlas_page_path(assets.atlas, page));
+        Result<Image> image = decode_image(files[i], atlas_page_path(assets.atlas, page));
         if (!image) return image.error();
+        std::vector<std::uint8_t>().swap(files[i]);
         const AtlasPage& p = assets.atlas.pages[i];
         if (p.width == 0 || p.height == 0) {
             if (Result<void> sized = set_atlas_page_size(assets.atlas, page, image->width, image->height); !sized)

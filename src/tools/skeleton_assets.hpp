@@ -2,6 +2,7 @@
 // commands that render (render, bench, demo).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,20 @@ struct SkeletonAssets {
     std::vector<Image> pages;  // in atlas page order; moved into the renderer when it takes them
 };
 
+// How many page images, and how many bytes of decoded pixels, loading may still decode: what keeps an untrusted
+// atlas (or a scene naming many) from decoding more than a renderer takes. One budget serves all the types of a
+// scene: at most the renderer's page array layers (gpu_layout.h, k_material_layer_mask) and 2 GiB.
+struct PageBudget {
+    static constexpr std::uint32_t k_pages = 256;
+    static constexpr std::uint64_t k_bytes = std::uint64_t{2} << 30;
+    std::uint32_t pages = k_pages;  // left
+    std::uint64_t bytes = k_bytes;  // left
+};
+
 // Loads the skeleton (.json or .skel), the atlas and its page images (sizing pages the atlas leaves unsized from
-// their images), and binds the atlas. Errors name the file and the place.
-Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, const std::string& atlas_path);
+// their images), and binds the atlas. Each page's size is read from its header and charged to `budget` before its
+// pixels are decoded. Errors name the file and the place.
+Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, const std::string& atlas_path,
+                                            PageBudget& budget);
 
 }  // namespace spinegpu::tools

@@ -132,8 +132,10 @@ std::string describe_json(const std::string& file, const SkeletonData& d, const 
 
     auto constraints = [&](const char* kind, const NameTable& names, auto& list) {
         w.key(kind).begin_array();
-        for (std::size_t i = 0; i < list.size(); ++i)
-            w.begin_object().key("name").value(names[static_cast<Index>(i)]).key("order").value(list[i].order).end_object();
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            w.begin_object().key("name").value(names[static_cast<Index>(i)]);
+            w.key("order").value(list[i].order).end_object();
+        }
         w.end_array();
     };
     w.key("constraints").begin_object();

@@ -34,6 +34,15 @@ expect_error no-types 'types: an array of skeleton types is required' '{"charact
 expect_error tint 'characters[0].tint: must be a colour' \
   "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"tint\": \"red\"}]}"
 expect_error broken 'JSON' '{"types": ['
+expect_error height 'height: sizes are whole pixels' "{\"width\": 64, \"height\": 64.5, \"types\": [$type]}"
+expect_error layer 'characters[0].layer: must be a whole number' \
+  "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"layer\": 1.5}]}"
+expect_error misspelt 'scene.widht: unknown key' "{\"widht\": 64, \"types\": [$type], \"characters\": []}"
+expect_error bogus 'characters[0].flipx: unknown key' \
+  "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"flipx\": true}]}"
+expect_error no-type 'characters[0].type: is required' "{\"types\": [$type], \"characters\": [{\"animation\": \"run\"}]}"
+expect_error start 'characters[0].start: must be a number from 0 to 3600' \
+  "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"start\": 4000}]}"
 
 # A missing scene file names the file.
 if err=$("$bin" render --scene "$tmp/missing.json" --out "$tmp/out" 2>&1 >/dev/null); then

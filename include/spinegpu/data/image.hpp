@@ -21,6 +21,15 @@ struct Image {
 // Largest width or height decode_image accepts.
 inline constexpr std::uint32_t k_max_image_dimension = 16384;
 
+// An image's size in pixels.
+struct ImageSize {
+    std::uint32_t width = 0, height = 0;
+};
+
+// The size a PNG's header gives, read without decoding its pixels; fails as decode_image does on bytes that are
+// not a PNG or an image over k_max_image_dimension on a side.
+Result<ImageSize> image_size(std::span<const std::uint8_t> bytes, const std::string& file);
+
 // Decodes a PNG from memory to RGBA8 (any channel count or bit depth is converted; other formats are errors).
 // `file` names the source in errors, which carry stb_image's reason. Safe for untrusted input; images over
 // k_max_image_dimension on a side are rejected before their pixels are allocated.
