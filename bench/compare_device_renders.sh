@@ -28,7 +28,11 @@ while IFS=$'\t' read -r label skeleton kind value skin steps; do
   for atlas in "$sdir/$base.atlas" "$sdir/$base-pma.atlas"; do
     id=$(printf '%s_%s' "$label" "$(basename "$atlas" .atlas)")
     camera=$(awk -v id="$id" '$1 == id { print $2; exit }' "$dir/cameras.txt")
-    [ -n "$camera" ] || { echo "FAIL $id: not rendered on the device"; failed=$((failed + 1)) total=$((total + 1)); continue; }
+    if [ -z "$camera" ]; then
+      echo "FAIL $id: not rendered on the device"
+      failed=$((failed + 1)) total=$((total + 1))
+      continue
+    fi
     args=(--skeleton "$examples/$skeleton" --atlas "$atlas" --"$kind" "$value" --steps "$steps")
     args+=(--width 384 --height 384)
     [ "$skin" != "-" ] && args+=(--skin "$skin")

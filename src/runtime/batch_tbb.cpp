@@ -27,7 +27,9 @@ private:
     tbb::task_arena arena_;
 };
 
-bool has_thread_backend(ThreadBackend backend) { return backend == ThreadBackend::pool || backend == ThreadBackend::tbb; }
+bool has_thread_backend(ThreadBackend backend) {
+    return backend == ThreadBackend::pool || backend == ThreadBackend::tbb;
+}
 
 TbbArena* create_tbb_arena(unsigned threads) { return new TbbArena(threads); }
 

@@ -26,7 +26,13 @@ struct Range {
 };
 
 // How a bone inherits its parent's transform (Spine's Inherit enum, same order).
-enum class Inherit : std::uint8_t { normal, only_translation, no_rotation_or_reflection, no_scale, no_scale_or_reflection };
+enum class Inherit : std::uint8_t {
+    normal,
+    only_translation,
+    no_rotation_or_reflection,
+    no_scale,
+    no_scale_or_reflection,
+};
 
 enum class BlendMode : std::uint8_t { normal, additive, multiply, screen };
 
