@@ -18,9 +18,9 @@ Result<Container> read_all(const std::string& path) {
         out.insert(out.end(), buffer, buffer + n);
         if (n < sizeof buffer) break;
     }
-    bool failed = std::ferror(f) != 0;
+    const int error = std::ferror(f) != 0 ? errno : 0;
     std::fclose(f);
-    if (failed) return make_error(path, "", "read failed");
+    if (error != 0) return make_error(path, "", std::string("cannot read: ") + std::strerror(error));
     return out;
 }
 

@@ -135,6 +135,14 @@ public:
     }
 
     Result<Atlas> parse() {
+        // A text atlas holds no control bytes but tabs and line ends: anything else (an image, a .skel given as the
+        // atlas) is refused here rather than read as page and region names.
+        for (std::size_t i = 0; i < lines_.size(); ++i)
+            for (const char c : lines_[i]) {
+                const auto byte = static_cast<unsigned char>(c);
+                if ((byte < 0x20 && c != '\t' && c != '\r') || byte == 0x7f)
+                    return error_at(static_cast<std::uint32_t>(i + 1), "not a text atlas (it holds control bytes)");
+            }
         // Blank lines, then header entries, before the first page are skipped, as the official reader does.
         while (at_line() && trim(line()).empty()) ++next_;
         Entry entry;

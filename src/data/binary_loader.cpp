@@ -2,6 +2,7 @@
 // in the order the format stores them. Skins and attachments are in binary_attachments.cpp, animations in
 // binary_animations.cpp and binary_keyed_timelines.cpp. Untrusted input: every count is checked against the bytes
 // left, every index against what it indexes, and the SkeletonData is only returned when the whole file parsed.
+#include <algorithm>
 #include <string>
 
 #include "binary_parser.hpp"
@@ -50,8 +51,16 @@ bool read_header(BinaryParse& p) {
     bool present = false;
     if (!r.string(d.version, present)) return false;
     if (!present) return r.fail(at, "the skeleton has no version; expected 4.2.x");
-    if (d.version != "4.2" && d.version.rfind("4.2.", 0) != 0)
+    if (d.version != "4.2" && d.version.rfind("4.2.", 0) != 0) {
+        // A version of another export is short and printable; anything else is not a binary export at all (nor
+        // JSON, which starts with '{'), and its bytes are not worth quoting.
+        const bool printable = d.version.size() <= 16 && std::all_of(d.version.begin(), d.version.end(), [](char c) {
+                                   return c >= 0x20 && c < 0x7f;
+                               });
+        if (!printable)
+            return r.fail(0, "not a Spine skeleton: neither JSON nor a binary export (no version after the hash)");
         return r.fail(at, "unsupported skeleton version \"" + d.version + "\"; expected 4.2.x");
+    }
     float reference_scale = 0;
     if (!r.f32(d.x) || !r.f32(d.y) || !r.f32(d.width) || !r.f32(d.height) || !r.f32(reference_scale)) return false;
     d.reference_scale = static_cast<float>(reference_scale * p.scale);

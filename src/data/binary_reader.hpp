@@ -4,6 +4,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -73,10 +74,12 @@ public:
         return true;
     }
 
+    // A float; infinities and NaNs (which no export writes) are errors.
     bool f32(float& out) {
         std::uint32_t u = 0;
         if (!u32(u)) return false;
         out = std::bit_cast<float>(u);
+        if (!std::isfinite(out)) return fail_here(pos_ - 4, "not a finite number");
         return true;
     }
 

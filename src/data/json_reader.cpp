@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 namespace spinegpu::detail::json {
@@ -162,6 +163,11 @@ std::optional<double> Reader::as_number(Element e) {
     double d = 0;
     if (e.get_double().get(d) != simdjson::SUCCESS) {
         fail(expected("a number", e));
+        return std::nullopt;
+    }
+    // Every number ends up in a float (or an integer): one past a float's range would become infinite there.
+    if (!(std::fabs(d) <= std::numeric_limits<float>::max())) {
+        fail("a number beyond a 32-bit float's range");
         return std::nullopt;
     }
     return d;

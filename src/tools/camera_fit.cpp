@@ -2,12 +2,17 @@
 #include "camera_fit.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace spinegpu::tools {
 
 void CameraFit::add(const SkeletonPose& pose, const AtlasBinding& binding) {
     float x, y, w, h;
     if (!skeleton_bounds(pose, binding, x, y, w, h)) return;
+    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(w) || !std::isfinite(h)) {
+        finite_ = false;
+        return;
+    }
     min_x_ = any_ ? std::min(min_x_, x) : x;
     min_y_ = any_ ? std::min(min_y_, y) : y;
     max_x_ = any_ ? std::max(max_x_, x + w) : x + w;

@@ -15,6 +15,8 @@ class CameraFit {
 public:
     // Adds the bounds of `pose`'s visible attachments, if it shows any.
     void add(const SkeletonPose& pose, const AtlasBinding& binding);
+    // False once some bounds added were not finite (world transforms that overflowed): no camera fits them.
+    bool finite() const { return finite_; }
     // The camera that fits everything added into width x height with a 5% margin, centred; with nothing added, scale
     // 1 and the world origin at the image's centre.
     gpu::Camera2D camera(std::uint32_t width, std::uint32_t height) const;
@@ -22,6 +24,7 @@ public:
 private:
     float min_x_ = 0, min_y_ = 0, max_x_ = 0, max_y_ = 0;
     bool any_ = false;
+    bool finite_ = true;
 };
 
 }  // namespace spinegpu::tools

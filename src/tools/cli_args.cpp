@@ -24,6 +24,11 @@ std::optional<CliArgs> CliArgs::parse(int argc, char** argv, int first, const st
             value = arg.substr(eq + 1);
             inline_value = true;
         }
+        for (const auto& [given, unused] : args.flags_)
+            if (given == flag) {
+                error = flag + " is given twice";
+                return std::nullopt;
+            }
         if (known(value_flags, flag)) {
             if (!inline_value) {
                 if (i + 1 >= argc) {

@@ -13,12 +13,12 @@ class CliArgs {
 public:
     // Parses argv[first..argc). `value_flags` lists the flags that take a value ("--atlas"); any other "--x" is a
     // switch. A value flag may also be written "--atlas=FILE". Returns nullopt and sets `error` on a value flag
-    // without its value or a flag that neither list knows.
+    // without its value, a flag given twice, or a flag that neither list knows.
     static std::optional<CliArgs> parse(int argc, char** argv, int first, const std::vector<std::string>& value_flags,
                                         const std::vector<std::string>& switches, std::string& error);
 
     const std::vector<std::string>& positional() const { return positional_; }
-    // The value of a value flag, if given (the last one wins).
+    // The value of a value flag, if given.
     std::optional<std::string> get(std::string_view flag) const;
     bool has(std::string_view flag) const;
 

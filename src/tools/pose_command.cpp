@@ -126,7 +126,7 @@ int run_pose(int argc, char** argv) {
         return usage("--steps needs a non-negative integer");
     if (!every || *every < 1 || *every != static_cast<double>(static_cast<std::uint32_t>(*every)))
         return usage("--every needs a positive integer");
-    if (!dt || !(*dt >= 0) || *dt > 1e6) return usage("--dt needs a non-negative number of seconds");
+    if (!dt || !(*dt >= 0) || *dt > 3600) return usage("--dt needs a number of seconds from 0 to 3600");
 
     auto fail = [](const Error& e) {
         std::fprintf(stderr, "spinegpu pose: %s\n", e.message().c_str());
@@ -141,7 +141,7 @@ int run_pose(int argc, char** argv) {
 
     Result<Schedule> schedule = Error{};
     if (std::optional<std::string> animation = args->get("--animation")) {
-        schedule = animation_schedule(*animation, *skeleton_path, *data);
+        schedule = animation_schedule(*animation, *skeleton_path, "--animation", *data);
     } else {
         std::string path = *args->get("--schedule");
         Result<std::string> text = read_file_text(path);

@@ -75,6 +75,10 @@ int run_render(int argc, char** argv) {
     if (!args) return usage(error);
     if (!args->positional().empty()) return usage("unexpected argument " + args->positional()[0]);
     if (std::optional<std::string> scene_path = args->get("--scene")) {
+        // The scene file says what these say for one skeleton.
+        for (const char* flag : {"--skeleton", "--atlas", "--animation", "--schedule", "--skin", "--steps", "--dt",
+                                 "--width", "--height", "--camera", "--fit", "--background"})
+            if (args->has(flag)) return usage(std::string(flag) + " is for one skeleton; a scene file gives its own");
         SceneRenderOptions options;
         std::optional<std::uint32_t> frames =
             args->has("--frames") ? parse_whole(args->get("--frames"), 1, 100000) : 1u;
@@ -109,7 +113,7 @@ int run_render(int argc, char** argv) {
     std::optional<std::uint32_t> steps = args->has("--steps") ? parse_whole(args->get("--steps"), 0, 1u << 30) : 60u;
     if (!steps) return usage("--steps needs a non-negative integer");
     std::optional<double> dt = args->has("--dt") ? parse_number(*args->get("--dt")) : 0.016666666666666666;
-    if (!dt || *dt < 0 || *dt > 1e6) return usage("--dt needs a non-negative number of seconds");
+    if (!dt || !(*dt >= 0) || *dt > 3600) return usage("--dt needs a number of seconds from 0 to 3600");
     std::optional<std::uint32_t> width = parse_whole(args->get("--width"), 1, 16384);
     std::optional<std::uint32_t> height = parse_whole(args->get("--height"), 1, 16384);
     if (!width || !height) return usage("--width and --height need whole numbers from 1 to 16384");
@@ -138,7 +142,7 @@ int run_render(int argc, char** argv) {
     const SkeletonData& data = assets->data;
     Result<Schedule> schedule = Error{};
     if (std::optional<std::string> animation = args->get("--animation")) {
-        schedule = animation_schedule(*animation, *skeleton_path, data);
+        schedule = animation_schedule(*animation, *skeleton_path, "--animation", data);
     } else {
         std::string schedule_path = *args->get("--schedule");
         Result<std::string> text = read_file_text(schedule_path);
@@ -165,6 +169,9 @@ int run_render(int argc, char** argv) {
         if (!camera) fit.add(player.pose, assets->binding);
     }
     const bool fitted = !camera;
+    if (fitted && !fit.finite())
+        return fail(make_error(*skeleton_path, "--fit", "the pose's bounds are not finite (its world transforms "
+                                                        "overflowed), so no camera fits them"));
     if (fitted) camera = fit.camera(*width, *height);
 
     gpu::RendererDesc desc;

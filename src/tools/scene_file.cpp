@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "json_values.hpp"
+#include "spinegpu/core/json_syntax.hpp"
 
 namespace spinegpu::tools {
 namespace {
@@ -108,8 +109,11 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
     scene.file = file;
     simdjson::dom::parser parser;
     element root;
-    if (auto error = parser.parse(json).get(root); error != simdjson::SUCCESS)
-        return make_error(file, "JSON", simdjson::error_message(error));
+    if (auto error = parser.parse(json).get(root); error != simdjson::SUCCESS) {
+        const std::optional<TextPlace> place = json_syntax_error_place(json);
+        return make_error(file, place ? place->text() : "JSON", std::string("invalid JSON: ") +
+                                                                  simdjson::error_message(error));
+    }
     std::optional<Error> error;
     Fields top(file, "scene", root, error);
     if (error) return *error;

@@ -50,7 +50,8 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
     PageBudget budget;  // for all the types together: they share the renderer's page array
     for (const SceneType& t : scene.types) {
         Result<SkeletonAssets> assets = load_skeleton_assets(t.skeleton, t.atlas, budget);
-        if (!assets) return assets.error();
+        if (!assets)
+            return make_error(scene.file, "types[" + std::to_string(types.size()) + "]", assets.error().message());
         types.push_back(std::move(*assets));
     }
     gpu::RendererDesc desc;
@@ -71,11 +72,12 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
         const SkeletonData& data = types[c.type].data;
         Result<Schedule> schedule = Error{};
         if (!c.animation.empty()) {
-            schedule = animation_schedule(c.animation, scene.file + ": " + c.where, data);
+            schedule = animation_schedule(c.animation, scene.file, c.where + ".animation", data);
         } else {
             Result<std::string> text = read_file_text(c.schedule);
-            if (!text) return text.error();
-            schedule = parse_schedule(*text, c.schedule, data);
+            schedule = text ? parse_schedule(*text, c.schedule, data) : Result<Schedule>(text.error());
+            // (The schedule file's own error, told from the scene's place that names it.)
+            if (!schedule) return make_error(scene.file, c.where + ".schedule", schedule.error().message());
         }
         if (!schedule) return schedule.error();
         if (!c.skin.empty()) {
@@ -126,6 +128,9 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
             // Fit the first frame: every character's bounds.
             CameraFit fit;
             for (const Actor& actor : actors) fit.add(actor.player->pose, types[actor.type].binding);
+            if (!fit.finite())
+                return make_error(scene.file, "camera", "the first frame's bounds are not finite (world transforms "
+                                                        "overflowed), so no camera fits them; give one");
             camera = fit.camera(scene.width, scene.height);
         }
         Result<gpu::FrameStats> stats = renderer.draw(draws, *camera, scene.width, scene.height, scene.background,

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "json_values.hpp"
+#include "spinegpu/core/json_syntax.hpp"
 
 namespace spinegpu::tools {
 namespace {
@@ -215,8 +216,10 @@ Result<Schedule> parse_schedule(const std::string& json, const std::string& file
     simdjson::dom::parser parser;
     simdjson::padded_string padded(json);
     element root;
-    if (auto error = parser.parse(padded).get(root))
-        return c.fail("", std::string("invalid JSON: ") + simdjson::error_message(error));
+    if (auto error = parser.parse(padded).get(root)) {
+        const std::optional<TextPlace> place = json_syntax_error_place(json);
+        return c.fail(place ? place->text() : "", std::string("invalid JSON: ") + simdjson::error_message(error));
+    }
     if (!root.is_object()) return c.fail("", "the schedule must be a JSON object");
     Schedule out;
     bool has_commands = false;
@@ -244,10 +247,10 @@ Result<Schedule> parse_schedule(const std::string& json, const std::string& file
     return out;
 }
 
-Result<Schedule> animation_schedule(const std::string& animation, const std::string& skeleton_file,
+Result<Schedule> animation_schedule(const std::string& animation, const std::string& file, const std::string& place,
                                     const SkeletonData& data) {
     Index index = data.animation_names.find(animation);
-    if (index == k_none) return make_error(skeleton_file, "--animation", "unknown animation \"" + animation + "\"");
+    if (index == k_none) return make_error(file, place, "unknown animation \"" + animation + "\"");
     Schedule out;
     ScheduleCommand set;
     set.action = ScheduleCommand::Action::set;

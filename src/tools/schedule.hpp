@@ -52,8 +52,9 @@ struct Schedule {
 // Parses schedule JSON and resolves names against `data`. `file` names the source in errors.
 Result<Schedule> parse_schedule(const std::string& json, const std::string& file, const SkeletonData& data);
 
-// The schedule `--animation NAME` stands for: set NAME on track 0 at step 0, looping.
-Result<Schedule> animation_schedule(const std::string& animation, const std::string& skeleton_file,
+// The schedule `--animation NAME` stands for: set NAME on track 0 at step 0, looping. An unknown name is an error
+// at `file`: `place` (the skeleton and "--animation", or a scene file and its character's "animation").
+Result<Schedule> animation_schedule(const std::string& animation, const std::string& file, const std::string& place,
                                     const SkeletonData& data);
 
 }  // namespace spinegpu::tools

@@ -10,9 +10,9 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 # expect_error NAME EXPECTED TEXT: writes TEXT to NAME.json, renders it as a scene, and checks that the command exits
-# with 1 and names NAME.json and EXPECTED.
+# with 1 and names NAME.json and EXPECTED; the error stays in $err.
 expect_error() {
-  local name=$1 expected=$2 err code
+  local name=$1 expected=$2 code
   printf '%s' "$3" > "$tmp/$name.json"
   err=$("$bin" render --scene "$tmp/$name.json" --out "$tmp/out" 2>&1 >/dev/null)
   code=$?
@@ -40,7 +40,8 @@ expect_error layer 'characters[0].layer: must be a whole number' \
 expect_error misspelt 'scene.widht: unknown key' "{\"widht\": 64, \"types\": [$type], \"characters\": []}"
 expect_error bogus 'characters[0].flipx: unknown key' \
   "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"flipx\": true}]}"
-expect_error no-type 'characters[0].type: is required' "{\"types\": [$type], \"characters\": [{\"animation\": \"run\"}]}"
+expect_error no-type 'characters[0].type: is required' \
+  "{\"types\": [$type], \"characters\": [{\"animation\": \"run\"}]}"
 expect_error start 'characters[0].start: must be a number from 0 to 3600' \
   "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"start\": 4000}]}"
 
@@ -54,6 +55,16 @@ fi
 "$bin" demo --export "$tmp/rig" >/dev/null 2>&1 || fail "demo --export failed"
 rig=$(ls "$tmp"/rig/*.json | head -n 1) atlas=$(ls "$tmp"/rig/*.atlas | head -n 1)
 [ -f "$rig" ] && [ -f "$atlas" ] || fail "demo --export wrote no skeleton and atlas"
+# Errors in what a scene names are told from the place in the scene that names it.
+rig_type="{\"name\": \"rig\", \"skeleton\": \"$rig\", \"atlas\": \"$atlas\"}"
+expect_error nope-animation 'characters[0].animation: unknown animation "nope"' \
+  "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"animation\": \"nope\"}]}"
+expect_error nope-skeleton 'types[0]: ' \
+  '{"types": [{"name": "x", "skeleton": "nope.skel", "atlas": "nope.atlas"}], "characters": []}'
+[[ $err == *"nope.skel"* ]] || fail "nope-skeleton: the skeleton file is not named: $err"
+expect_error nope-schedule 'characters[0].schedule: ' \
+  "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"schedule\": \"nope-plan.json\"}]}"
+[[ $err == *"nope-plan.json"* ]] || fail "nope-schedule: the schedule file is not named: $err"
 printf '{"commands": [5]}' > "$tmp/schedule-number.json"
 err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-number.json" --steps 1 2>&1 >/dev/null)
 [ $? -eq 1 ] || fail "schedule-number: exit code not 1 ($err)"

@@ -52,5 +52,11 @@ TEST(Error, message_names_file_place_and_problem) {
     EXPECT_EQ(r.error().where, "/bones/3/parent");
 }
 
+TEST(Error, message_writes_control_bytes_as_hex_escapes) {
+    // A name read from a corrupt file may hold a terminal's escape sequences or line breaks.
+    Error e = make_error("a.skel", "byte 8", std::string("bone \"\x1b[2J\n\x7f\xc3\xa9\" is defined twice"));
+    EXPECT_EQ(e.message(), "a.skel: byte 8: bone \"\\x1b[2J\\x0a\\x7f\xc3\xa9\" is defined twice");
+}
+
 }  // namespace
 }  // namespace spinegpu

@@ -369,6 +369,14 @@ TEST(Atlas, finds_regions_by_name_and_index) {
     EXPECT_EQ(atlas.all_region_names.size(), 4u);
 }
 
+TEST(Atlas, a_file_with_control_bytes_is_not_a_text_atlas) {
+    // A PNG or a .skel given as the atlas: refused at the first line holding a control byte.
+    EXPECT_EQ(parse_error(std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16), "page.png"),
+              "page.png: line 2: not a text atlas (it holds control bytes)");
+    EXPECT_EQ(parse_error("p.png\nsize: 4, 4\nr\x7f\nbounds: 0, 0, 1, 1\n"),
+              "test.atlas: line 3: not a text atlas (it holds control bytes)");
+}
+
 TEST(Atlas, errors_name_the_file_and_line) {
     EXPECT_EQ(parse_error("p.png\nsize: 4, 4\nr\nbounds: 0, 0, 1\n", "dir/x.atlas"),
               "dir/x.atlas: line 4: expected 4 integers after \"bounds:\"");

@@ -552,6 +552,26 @@ TEST(BinaryLoader, binary_loader_rejects_wrong_version) {
     EXPECT_FALSE(load(old).ok());
 }
 
+TEST(BinaryLoader, binary_loader_rejects_infinite_and_nan_floats) {
+    // The header's x, the first float after the version string ("4.2.xx": a length byte and the characters).
+    for (const std::uint32_t bits : {0x7f800000u, 0xff800000u, 0x7fc00000u}) {
+        test::SkelFixture f;
+        std::vector<std::uint8_t> bytes = f.build();
+        const std::size_t x = f.w.marks.at("version") + 1 + f.version.size();
+        for (std::size_t k = 0; k < 4; ++k) bytes[x + k] = static_cast<std::uint8_t>(bits >> (24 - 8 * k));
+        expect_error(load(bytes), x, "not a finite number");
+    }
+}
+
+TEST(BinaryLoader, binary_loader_calls_a_file_without_a_version_not_a_skeleton) {
+    // Text that is not JSON lands in the binary loader, whose version string is then made of that text's bytes.
+    const std::string atlas = "page.png\n\tsize: 64, 64\n\tfilter: Linear, Linear\nregion\n\tbounds: 0, 0, 8, 8\n";
+    const Result<SkeletonData> r = load(std::vector<std::uint8_t>(atlas.begin(), atlas.end()));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().where, "byte 0");
+    EXPECT_NE(r.error().what.find("not a Spine skeleton"), std::string::npos) << r.error().message();
+}
+
 TEST(BinaryLoader, binary_loader_rejects_huge_counts_without_allocating) {
     test::SkelFixture f;
     f.bone_count = 0x0fffffff;

@@ -597,11 +597,22 @@ TEST(JsonLoader, rejects_other_spine_versions) {
     });
 }
 
+TEST(JsonLoader, rejects_numbers_past_a_float) {
+    expect_errors({
+        {R"({"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root", "scaleX": 1e39}]})", "/bones/0/scaleX",
+         "beyond a 32-bit float's range"},
+        {R"({"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root", "x": -3.5e38}]})", "/bones/0/x",
+         "beyond a 32-bit float's range"},
+    });
+}
+
 TEST(JsonLoader, rejects_invalid_json) {
     expect_errors({
-        {"", "/", "invalid JSON"},
-        {"{", "/", "invalid JSON"},
-        {R"({"skeleton": {"spine": "4.2.0"},})", "/", "invalid JSON"},
+        {"", "line 1, column 1", "invalid JSON"},
+        {"{", "line 1, column 2", "invalid JSON"},
+        {R"({"skeleton": {"spine": "4.2.0"},})", "line 1, column 33", "invalid JSON"},
+        {"{\"skeleton\": {\"spine\": \"4.2.0\"},\n  \"bones\": [{\"name\": \"root\"]}", "line 2, column 28",
+         "invalid JSON"},
         {"[1, 2]", "/", "expected an object"},
     });
 }

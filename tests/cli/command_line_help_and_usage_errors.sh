@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The command line's own answers: help and version on stdout with exit code 0 (also as COMMAND --help), and usage
+# errors with exit code 2 for a flag given twice, a flag a scene makes meaningless, a --dt past an hour and the
+# window that is not built yet; a directory given as a file is a read error (exit code 1) that says so.
+# usage: command_line_help_and_usage_errors.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
+set -uo pipefail
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+for args in "help" "--help" "render --help" "bench -h"; do
+  out=$("$bin" $args 2>/dev/null) || fail "spinegpu $args: exit code $?"
+  [[ $out == *"usage: spinegpu COMMAND"* && $out == *"render --skeleton"* ]] || fail "spinegpu $args printed: $out"
+done
+out=$("$bin" --version) || fail "--version: exit code $?"
+[[ $out =~ ^spinegpu\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version printed: $out"
+
+# expect_usage EXPECTED ARGS...: exit code 2 and EXPECTED on stderr.
+expect_usage() {
+  local expected=$1 err code
+  shift
+  err=$("$bin" "$@" 2>&1 >/dev/null)
+  code=$?
+  [ $code -eq 2 ] || fail "$*: exit code $code, expected 2 ($err)"
+  [[ $err == *"$expected"* ]] || fail "$*: error lacks \"$expected\": $err"
+}
+"$bin" demo --export "$tmp/rig" >/dev/null 2>&1 || fail "demo --export failed"
+rig=$tmp/rig/spinegpu-demo.json atlas=$tmp/rig/spinegpu-demo.atlas
+expect_usage "--animation is given twice" pose --skeleton "$rig" --atlas "$atlas" --animation a --animation b
+expect_usage "--width is for one skeleton" render --scene "$tmp/scene.json" --out "$tmp/out" --width 64
+expect_usage "--dt needs a number of seconds from 0 to 3600" pose --skeleton "$rig" --atlas "$atlas" --animation a \
+  --dt 4000
+expect_usage "not built yet" view
+
+mkdir "$tmp/dir.json"
+err=$("$bin" info "$tmp/dir.json" 2>&1 >/dev/null)
+[ $? -eq 1 ] || fail "a directory as the skeleton: exit code not 1 ($err)"
+[[ $err == *"dir.json"* && $err == *"directory"* ]] || fail "a directory as the skeleton: $err"
+echo ok
