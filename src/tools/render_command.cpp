@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -135,6 +136,9 @@ int run_render(int argc, char** argv) {
     }
     std::optional<std::string> out = args->get("--out");
     if (!out) return usage("--out is required");
+    // (PNG is the only format written: a .jpg name would hold a PNG.)
+    const std::string extension = std::filesystem::path(*out).extension().string();
+    if (extension != ".png" && extension != ".PNG") return usage("--out names a .png file");
 
     PageBudget budget;
     Result<SkeletonAssets> assets = load_skeleton_assets(*skeleton_path, *atlas_path, budget);

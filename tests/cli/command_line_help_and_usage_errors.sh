@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The command line's own answers: help and version on stdout with exit code 0 (also as COMMAND --help), and usage
-# errors with exit code 2 for a flag given twice, a flag a scene makes meaningless, a --dt past an hour and the
-# window that is not built yet; a directory given as a file is a read error (exit code 1) that says so.
+# errors with exit code 2 for a flag given twice, a flag a scene makes meaningless, a --dt past an hour, an image
+# that is not a .png and the window that is not built yet; a directory given as a file is a read error (exit code 1)
+# that says so.
 # usage: command_line_help_and_usage_errors.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1
@@ -32,6 +33,8 @@ expect_usage "--width is for one skeleton" render --scene "$tmp/scene.json" --ou
 expect_usage "--dt needs a number of seconds from 0 to 3600" pose --skeleton "$rig" --atlas "$atlas" --animation a \
   --dt 4000
 expect_usage "not built yet" view
+expect_usage "--out names a .png file" render --skeleton "$rig" --atlas "$atlas" --animation a --width 8 --height 8 \
+  --fit --out "$tmp/x.jpg"
 
 mkdir "$tmp/dir.json"
 err=$("$bin" info "$tmp/dir.json" 2>&1 >/dev/null)
