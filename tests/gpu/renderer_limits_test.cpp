@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,15 @@ std::string clip_after_many_vertices_skeleton() {
   "c": {"white": {"width": 100, "height": 100}}}}]})";
 }
 
+// An atlas of `blank` one-pixel pages without regions, then a 4 x 4 page with the region "white" over all of it.
+Result<Atlas> atlas_after_blank_pages(int blank, const std::string& file) {
+    std::string text;
+    for (int page = 0; page < blank; ++page)
+        text.append("blank").append(std::to_string(page)).append(".png\nsize: 1, 1\n\n");
+    text += "white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n";
+    return parse_atlas(text, file);
+}
+
 // A white page for the atlases below.
 std::vector<Image> white_pages(std::size_t count, std::uint32_t size) {
     std::vector<Image> pages(count);
@@ -50,21 +60,44 @@ std::vector<Image> white_pages(std::size_t count, std::uint32_t size) {
     return pages;
 }
 
+// The skeleton above with its atlas (one 4 x 4 white page) and binding, and its setup pose, world transforms done.
+struct ClipFar {
+    SkeletonData data;
+    Atlas atlas;
+    AtlasBinding binding;
+    SkeletonPose pose;
+};
+
+// Loads ClipFar (held by pointer: the pose points at the data); null after recording a failure.
+std::unique_ptr<ClipFar> load_clip_far() {
+    Result<SkeletonData> data = load_skeleton_json(clip_after_many_vertices_skeleton(), "clip-far.json");
+    Result<Atlas> atlas = atlas_after_blank_pages(0, "white.atlas");
+    EXPECT_TRUE(data.ok()) << data.error().message();
+    EXPECT_TRUE(atlas.ok()) << atlas.error().message();
+    if (!data || !atlas) return nullptr;
+    auto loaded = std::make_unique<ClipFar>(ClipFar{std::move(*data), std::move(*atlas), {}, {}});
+    Result<AtlasBinding> binding = bind_atlas(loaded->data, loaded->atlas);
+    EXPECT_TRUE(binding.ok()) << binding.error().message();
+    if (!binding) return nullptr;
+    loaded->binding = std::move(*binding);
+    loaded->pose = create_pose(loaded->data);
+    update_world_transform(loaded->pose, Physics::none);
+    return loaded;
+}
+
+// Adds `clip_far` to `renderer` as the skeleton type "clip-far".
+Result<std::uint32_t> add_clip_far(Renderer& renderer, const ClipFar& clip_far) {
+    return renderer.add_skeleton_type(clip_far.data, clip_far.atlas, clip_far.binding, white_pages(1, 4), "clip-far");
+}
+
 TEST(Renderer, a_clip_past_65535_vertices_of_its_character_clips_as_the_cpu_path_does) {
     // The skinning pass once kept a clip's first vertex in 16 bits: past 65,535 it clipped with other vertices.
-    const std::string json = clip_after_many_vertices_skeleton();
-    Result<SkeletonData> data = load_skeleton_json(json, "clip-far.json");
-    ASSERT_TRUE(data.ok()) << data.error().message();
-    Result<Atlas> atlas = parse_atlas("white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n", "white.atlas");
-    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
-    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
-    ASSERT_TRUE(binding.ok()) << binding.error().message();
-    SkeletonPose pose = create_pose(*data);
-    update_world_transform(pose, Physics::none);
+    std::unique_ptr<ClipFar> clip_far = load_clip_far();
+    ASSERT_NE(clip_far, nullptr);
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, white_pages(1, 4), "clip-far");
+    Result<std::uint32_t> type = add_clip_far(*renderer, *clip_far);
     ASSERT_TRUE(type.ok()) << type.error().message();
-    const CharacterDraw character{&pose, *type, Color{}};
+    const CharacterDraw character{&clip_far->pose, *type, Color{}};
     const Camera2D camera{1, 80, 80};  // the square covers pixels 30 to 130 on both axes
     for (const RenderPath other : {RenderPath::cpu, RenderPath::gpu_tiles}) {
         std::uint32_t drawn = 0;
@@ -74,7 +107,8 @@ TEST(Renderer, a_clip_past_65535_vertices_of_its_character_clips_as_the_cpu_path
         // The left half of the square: 50 x 100 pixels.
         EXPECT_NEAR(static_cast<double>(drawn), 5000.0, 200.0);
     }
-    Result<FrameStats> frame = renderer->draw({&character, 1}, camera, k_width, k_height, k_background, RenderPath::gpu);
+    Result<FrameStats> frame =
+        renderer->draw({&character, 1}, camera, k_width, k_height, k_background, RenderPath::gpu);
     ASSERT_TRUE(frame.ok()) << frame.error().message();
     Result<Image> image = renderer->read_back();
     ASSERT_TRUE(image.ok()) << image.error().message();
@@ -84,18 +118,12 @@ TEST(Renderer, a_clip_past_65535_vertices_of_its_character_clips_as_the_cpu_path
 }
 
 TEST(Renderer, a_refused_target_size_leaves_the_last_frame_to_read_back) {
-    Result<SkeletonData> data = load_skeleton_json(clip_after_many_vertices_skeleton(), "clip-far.json");
-    ASSERT_TRUE(data.ok()) << data.error().message();
-    Result<Atlas> atlas = parse_atlas("white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n", "white.atlas");
-    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
-    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
-    ASSERT_TRUE(binding.ok()) << binding.error().message();
-    SkeletonPose pose = create_pose(*data);
-    update_world_transform(pose, Physics::none);
+    std::unique_ptr<ClipFar> clip_far = load_clip_far();
+    ASSERT_NE(clip_far, nullptr);
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, white_pages(1, 4), "clip-far");
+    Result<std::uint32_t> type = add_clip_far(*renderer, *clip_far);
     ASSERT_TRUE(type.ok()) << type.error().message();
-    const CharacterDraw character{&pose, *type, Color{}};
+    const CharacterDraw character{&clip_far->pose, *type, Color{}};
     ASSERT_TRUE(renderer->draw({&character, 1}, Camera2D{1, 80, 80}, k_width, k_height, k_background, RenderPath::gpu));
     Result<Image> first = renderer->read_back();
     ASSERT_TRUE(first.ok()) << first.error().message();
@@ -114,17 +142,8 @@ TEST(Renderer, a_refused_target_size_leaves_the_last_frame_to_read_back) {
 
 TEST(Renderer, atlas_pages_past_the_page_array_are_refused_naming_each_type_for_good) {
     // 258 pages over two types (one-pixel ones, and each a white page for the square): past the 256 layers.
-    std::string text;
-    for (int page = 0; page < 200; ++page)
-        text.append("p").append(std::to_string(page)).append(".png\nsize: 1, 1\n\n");
-    text += "white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n";
-    Result<Atlas> many = parse_atlas(text, "many.atlas");
+    Result<Atlas> many = atlas_after_blank_pages(200, "many.atlas"), more = atlas_after_blank_pages(56, "more.atlas");
     ASSERT_TRUE(many.ok()) << many.error().message();
-    std::string more_text;
-    for (int page = 0; page < 56; ++page)
-        more_text.append("q").append(std::to_string(page)).append(".png\nsize: 1, 1\n\n");
-    more_text += "white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n";
-    Result<Atlas> more = parse_atlas(more_text, "more.atlas");
     ASSERT_TRUE(more.ok()) << more.error().message();
     Result<SkeletonData> data = load_skeleton_json(clip_after_many_vertices_skeleton(), "clip-far.json");
     ASSERT_TRUE(data.ok()) << data.error().message();
