@@ -165,7 +165,8 @@ std::optional<double> Reader::as_number(Element e) {
         fail(expected("a number", e));
         return std::nullopt;
     }
-    // Every number ends up in a float (or an integer): one past a float's range would become infinite there.
+    // Every number ends up in a float (or an integer): one past a float's range would become infinite there
+    // (numbers() checks array elements alike).
     if (!(std::fabs(d) <= std::numeric_limits<float>::max())) {
         fail("a number beyond a 32-bit float's range");
         return std::nullopt;
@@ -206,6 +207,10 @@ bool Reader::numbers(Array array, std::vector<double>& out) {
         if (e.get_double().get(d) != simdjson::SUCCESS) {
             Scope scope(*this, i);
             return fail(expected("a number", e));
+        }
+        if (!(std::fabs(d) <= std::numeric_limits<float>::max())) {
+            Scope scope(*this, i);
+            return fail("a number beyond a 32-bit float's range");
         }
         out.push_back(d);
         ++i;

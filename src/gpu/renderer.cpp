@@ -161,6 +161,9 @@ Result<std::uint32_t> Renderer::add_skeleton_type(const SkeletonData& data, cons
                                                   const std::string& name) {
     if (impl_->finalized)
         return make_error(name, "renderer", "skeleton types must be added before the first frame is drawn");
+    if (impl_->static_error)
+        return make_error(name, "renderer", "the skeleton types could not be uploaded, so none can be added: " +
+                                                impl_->static_error->message());
     if (pages.size() != atlas.pages.size())
         return make_error(name, "pages", "the atlas has " + std::to_string(atlas.pages.size()) + " pages but " +
                                              std::to_string(pages.size()) + " images were given");

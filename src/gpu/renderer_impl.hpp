@@ -147,6 +147,7 @@ struct Renderer::Impl {
     Result<void> create_frames();
     // Builds and uploads every type's static data (once; a failure is final, see static_error).
     Result<void> upload_static();
+    // The work of upload_static, which keeps its failure.
     Result<void> upload_static_once();
     // Checks that the page array (`layers` layers of w x h) fits this device, naming the types' pages when not.
     Result<void> check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers) const;

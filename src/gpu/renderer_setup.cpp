@@ -442,52 +442,6 @@ Result<void> Renderer::Impl::upload_static() {
     return made;
 }
 
-Result<void> Renderer::Impl::check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers) const {
-    const VkContext& c = *context;
-    VkImageFormatProperties limits{};
-    const VkResult queried = vkGetPhysicalDeviceImageFormatProperties(
-        c.physical, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
-        VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, &limits);
-    VkDeviceSize heap = 0;  // the largest device-local heap, else the largest heap
-    for (std::uint32_t i = 0; i < c.memory.memoryHeapCount; ++i)
-        heap = std::max(heap, c.memory.memoryHeaps[i].size);
-    for (std::uint32_t i = 0; i < c.memory.memoryHeapCount; ++i)
-        if (c.memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
-            heap = c.memory.memoryHeaps[i].size;
-            break;
-        }
-    const std::uint64_t bytes = std::uint64_t{w} * h * 4 * layers;
-    std::string why;
-    if (queried != VK_SUCCESS) {
-        why = "the device cannot sample an RGBA8 image array";
-    } else if (layers > std::min<std::uint32_t>(limits.maxArrayLayers, k_material_layer_mask + 1)) {
-        why = std::to_string(layers) + " pages; at most " +
-              std::to_string(std::min<std::uint32_t>(limits.maxArrayLayers, k_material_layer_mask + 1)) + " fit";
-    } else if (w > limits.maxExtent.width || h > limits.maxExtent.height) {
-        why = "the largest is " + std::to_string(w) + "x" + std::to_string(h) + ", larger than this device's largest " +
-              "image, " + std::to_string(limits.maxExtent.width) + "x" + std::to_string(limits.maxExtent.height);
-    } else if (bytes > limits.maxResourceSize || bytes > heap) {
-        why = "every page is a layer as large as the largest, " + std::to_string(w) + "x" + std::to_string(h) +
-              ": " + std::to_string(bytes >> 20) + " MiB in all, more than this device takes in one image (" +
-              std::to_string(std::min<std::uint64_t>(limits.maxResourceSize, heap) >> 20) +
-              " MiB); use fewer or more even pages";
-    } else {
-        return {};
-    }
-    std::string pages;
-    for (const SkeletonTypeEntry& t : types) {
-        std::uint32_t largest_w = 0, largest_h = 0;
-        for (const Image& page : t.pages)
-            if (std::uint64_t{page.width} * page.height > std::uint64_t{largest_w} * largest_h) {
-                largest_w = page.width;
-                largest_h = page.height;
-            }
-        pages += (pages.empty() ? "" : "; ") + t.name + ": " + std::to_string(t.pages.size()) + " (largest " +
-                 std::to_string(largest_w) + "x" + std::to_string(largest_h) + ")";
-    }
-    return make_error("renderer", "atlas pages", why + " [pages per skeleton type: " + pages + "]");
-}
-
 Result<void> Renderer::Impl::upload_static_once() {
     VkContext& c = *context;
     VkDevice d = c.device;
@@ -591,10 +545,14 @@ Result<void> Renderer::Impl::upload_static_once() {
     image.tiling = VK_IMAGE_TILING_OPTIMAL;
     image.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     image.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    if (Result<void> made = create_image(c, image, pages, pages_memory); !made)
-        return make_error("renderer", "atlas pages",
-                          "the page array (" + std::to_string(layer_count) + " layers of " + std::to_string(layer_w) +
-                              "x" + std::to_string(layer_h) + ") could not be made: " + made.error().message());
+    if (Result<void> made = create_image(c, image, pages, pages_memory); !made) {
+        Error error = make_error("renderer", "atlas pages",
+                                 "the page array (" + std::to_string(layer_count) + " layers of " +
+                                     std::to_string(layer_w) + "x" + std::to_string(layer_h) +
+                                     ") could not be made: " + made.error().message());
+        error.vk_result = made.error().vk_result;
+        return error;
+    }
 
     VkDeviceSize staging_size = 0;
     for (const SkeletonTypeEntry& t : types)

@@ -110,6 +110,7 @@ int run_render(int argc, char** argv) {
     }
     std::optional<std::string> skeleton_path = args->get("--skeleton"), atlas_path = args->get("--atlas");
     if (!skeleton_path || !atlas_path) return usage("--skeleton and --atlas are required");
+    if (args->has("--frames")) return usage("--frames is for --scene; one skeleton is drawn after --steps");
     if (args->has("--animation") == args->has("--schedule")) return usage("give one of --animation and --schedule");
     std::optional<std::uint32_t> steps = args->has("--steps") ? parse_whole(args->get("--steps"), 0, 1u << 30) : 60u;
     if (!steps) return usage("--steps needs a non-negative integer");

@@ -16,8 +16,8 @@ Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, co
     Result<Atlas> atlas = load_atlas_file(atlas_path);
     if (!atlas) return atlas.error();
     assets.atlas = std::move(*atlas);
-    // Every page's size from its header first, so that no pixel is decoded for an atlas past the budget.
-    std::vector<std::vector<std::uint8_t>> files;
+    // Every page's size from its header first, so that no pixel is decoded for an atlas past the budget. (Each file
+    // is read again to decode it: holding them all would let large files named many times fill memory.)
     for (std::size_t i = 0; i < assets.atlas.pages.size(); ++i) {
         const std::string path = atlas_page_path(assets.atlas, static_cast<Index>(i));
         Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path);
@@ -34,13 +34,11 @@ Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, co
                                         std::to_string(PageBudget::k_bytes >> 20) + " MiB of pixels in all");
         budget.pages -= 1;
         budget.bytes -= pixel_bytes;
-        files.push_back(std::move(*bytes));
     }
     for (std::size_t i = 0; i < assets.atlas.pages.size(); ++i) {
         const auto page = static_cast<Index>(i);
-        Result<Image> image = decode_image(files[i], atlas_page_path(assets.atlas, page));
+        Result<Image> image = load_image_file(atlas_page_path(assets.atlas, page));
         if (!image) return image.error();
-        std::vector<std::uint8_t>().swap(files[i]);
         const AtlasPage& p = assets.atlas.pages[i];
         if (p.width == 0 || p.height == 0) {
             if (Result<void> sized = set_atlas_page_size(assets.atlas, page, image->width, image->height); !sized)

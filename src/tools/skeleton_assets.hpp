@@ -11,6 +11,7 @@
 #include "spinegpu/data/attachment_binding.hpp"
 #include "spinegpu/data/image.hpp"
 #include "spinegpu/data/skeleton_data.hpp"
+#include "spinegpu/gpu/gpu_layout.h"
 
 namespace spinegpu::tools {
 
@@ -24,9 +25,9 @@ struct SkeletonAssets {
 
 // How many page images, and how many bytes of decoded pixels, loading may still decode: what keeps an untrusted
 // atlas (or a scene naming many) from decoding more than a renderer takes. One budget serves all the types of a
-// scene: at most the renderer's page array layers (gpu_layout.h, k_material_layer_mask) and 2 GiB.
+// scene: at most the renderer's page array layers and 2 GiB.
 struct PageBudget {
-    static constexpr std::uint32_t k_pages = 256;
+    static constexpr std::uint32_t k_pages = gpu::k_material_layer_mask + 1;
     static constexpr std::uint64_t k_bytes = std::uint64_t{2} << 30;
     std::uint32_t pages = k_pages;  // left
     std::uint64_t bytes = k_bytes;  // left

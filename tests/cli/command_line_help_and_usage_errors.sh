@@ -33,6 +33,8 @@ expect_usage "--width is for one skeleton" render --scene "$tmp/scene.json" --ou
 expect_usage "--dt needs a number of seconds from 0 to 3600" pose --skeleton "$rig" --atlas "$atlas" --animation a \
   --dt 4000
 expect_usage "not built yet" view
+expect_usage "--frames is for --scene" render --skeleton "$rig" --atlas "$atlas" --animation a --frames 3 --width 8 \
+  --height 8 --fit --out "$tmp/x.png"
 expect_usage "--out names a .png file" render --skeleton "$rig" --atlas "$atlas" --animation a --width 8 --height 8 \
   --fit --out "$tmp/x.jpg"
 

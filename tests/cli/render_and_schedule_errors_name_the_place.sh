@@ -33,7 +33,10 @@ expect_error unknown-type 'characters[0].type: unknown type "knight"' \
 expect_error no-types 'types: an array of skeleton types is required' '{"characters": []}'
 expect_error tint 'characters[0].tint: must be a colour' \
   "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"tint\": \"red\"}]}"
-expect_error broken 'JSON' '{"types": ['
+expect_error broken 'line 1, column 12: invalid JSON' '{"types": ['
+# A UTF-8 byte order mark (as some editors write) is skipped: the error is the scene's own.
+expect_error bom 'characters[0].type: unknown type "knight"' \
+  "$(printf '\xef\xbb\xbf'){\"types\": [$type], \"characters\": [{\"type\": \"knight\", \"animation\": \"run\"}]}"
 expect_error height 'height: sizes are whole pixels' "{\"width\": 64, \"height\": 64.5, \"types\": [$type]}"
 expect_error layer 'characters[0].layer: must be a whole number' \
   "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"layer\": 1.5}]}"
@@ -69,7 +72,8 @@ printf '{"commands": [5]}' > "$tmp/schedule-number.json"
 err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-number.json" --steps 1 2>&1 >/dev/null)
 [ $? -eq 1 ] || fail "schedule-number: exit code not 1 ($err)"
 [[ $err == *"schedule-number.json"* && $err == *"commands[0]: must be an object"* ]] || fail "schedule-number: $err"
-printf '{"commands": [{"step": 0, "track": 0, "set": "wlak", "loop": true}]}' > "$tmp/schedule-name.json"
+# (After a byte order mark, which is skipped.)
+printf '\xef\xbb\xbf{"commands": [{"step": 0, "track": 0, "set": "wlak", "loop": true}]}' > "$tmp/schedule-name.json"
 err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-name.json" --steps 1 2>&1 >/dev/null)
 [ $? -eq 1 ] || fail "schedule-name: exit code not 1 ($err)"
 [[ $err == *"schedule-name.json"* && $err == *'commands[0].set: unknown animation "wlak"'* ]] ||

@@ -56,6 +56,9 @@ TEST(Error, message_writes_control_bytes_as_hex_escapes) {
     // A name read from a corrupt file may hold a terminal's escape sequences or line breaks.
     Error e = make_error("a.skel", "byte 8", std::string("bone \"\x1b[2J\n\x7f\xc3\xa9\" is defined twice"));
     EXPECT_EQ(e.message(), "a.skel: byte 8: bone \"\\x1b[2J\\x0a\\x7f\xc3\xa9\" is defined twice");
+    // U+009B (CSI, a C1 control) in UTF-8; U+00A0 and U+00E9 stay.
+    EXPECT_EQ(make_error("a.skel", "", "\xc2\x9b" "2J \xc2\xa0\xc3\xa9").message(),
+              "a.skel: \\xc2\\x9b" "2J \xc2\xa0\xc3\xa9");
 }
 
 }  // namespace

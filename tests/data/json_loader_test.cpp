@@ -603,6 +603,10 @@ TEST(JsonLoader, rejects_numbers_past_a_float) {
          "beyond a 32-bit float's range"},
         {R"({"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root", "x": -3.5e38}]})", "/bones/0/x",
          "beyond a 32-bit float's range"},
+        {R"({"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root"}], "slots": [{"name": "s", "bone": "root"}],
+            "skins": [{"name": "default", "attachments": {"s": {"m": {"type": "mesh", "uvs": [0,0, 1,0, 0,1],
+            "triangles": [0, 1, 2], "vertices": [0, 0, 1e39, 0, 0, 10]}}}}]})",
+         "/skins/0/attachments/s/m/vertices/2", "beyond a 32-bit float's range"},
     });
 }
 

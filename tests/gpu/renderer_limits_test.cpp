@@ -171,6 +171,9 @@ TEST(Renderer, atlas_pages_past_the_page_array_are_refused_naming_each_type_for_
         if (attempt == 0) first_error = message;
         else EXPECT_EQ(message, first_error) << "the second draw did not give the first one's error";
     }
+    Result<std::uint32_t> late = renderer->add_skeleton_type(*data, *many, *many_binding, white_pages(201, 1), "late");
+    ASSERT_FALSE(late.ok()) << "a type added after the failed upload";
+    EXPECT_NE(late.error().message().find(first_error), std::string::npos) << late.error().message();
     expect_no_validation_messages(*renderer);
 }
 

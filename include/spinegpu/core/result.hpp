@@ -21,7 +21,7 @@ struct Error {
     // Vulkan failures keep their VkResult here (0 when the error is not a Vulkan one).
     int vk_result = 0;
 
-    // One line for a human: "file: where: what", control bytes written as \xNN.
+    // One line for a human: "file: where: what", control bytes (C0, DEL, and C1 in UTF-8) written as \xNN.
     std::string message() const;
 };
 

@@ -118,7 +118,8 @@ public:
                                             std::vector<Image> pages, const std::string& name);
     // A type's bind form (valid after the first frame; before it, after finalize()).
     const StaticSkeleton& skeleton_type(std::uint32_t type) const;
-    // Builds and uploads the static data of every type added so far. Called by the first draw when not before.
+    // Builds and uploads the static data of every type added so far. Called by the first draw when not before. A
+    // failure is final: this renderer then refuses every draw and new type with that error (make another one).
     Result<void> finalize();
 
     // Draws `characters` (in this order: back to front) into the offscreen target, sized width x height and
