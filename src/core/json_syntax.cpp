@@ -11,7 +11,7 @@ public:
 
     // The offset of the first byte that breaks the grammar (text size: it ended too soon), or nullopt.
     std::optional<std::size_t> run() {
-        if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+        pos_ = text_.size() - without_byte_order_mark(text_).size();
         if (!value()) return pos_;
         space();
         if (pos_ != text_.size()) return pos_;
@@ -187,6 +187,11 @@ std::optional<TextPlace> json_syntax_error_place(std::string_view text, std::uin
         }
     }
     return place;
+}
+
+std::string json_error_place(std::string_view text, std::string fallback) {
+    const std::optional<TextPlace> place = json_syntax_error_place(text);
+    return place ? place->text() : std::move(fallback);
 }
 
 }  // namespace spinegpu

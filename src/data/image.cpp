@@ -74,7 +74,6 @@ void append_bytes(void* context, void* data, int size) {
     out->insert(out->end(), bytes, bytes + size);
 }
 
-
 // The bytes stb_image reads: `input` without empty IDAT chunks (`cleaned` holds them when it had any).
 Result<std::span<const std::uint8_t>> readable_bytes(std::span<const std::uint8_t> input, const std::string& file,
                                                      std::vector<std::uint8_t>& cleaned) {

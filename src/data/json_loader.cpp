@@ -307,20 +307,14 @@ bool read_document(Load& load, Object root) {
     return r.ok();
 }
 
-// Where `json` breaks the grammar ("line L, column C"), or "/" when the parser failed on valid JSON.
-std::string json_error_place(std::string_view json) {
-    const std::optional<TextPlace> place = json_syntax_error_place(json);
-    return place ? place->text() : std::string("/");
-}
-
 Result<SkeletonData> load(std::string_view json, const std::string& file, const SkeletonLoadOptions& options) {
-    if (json.starts_with("\xEF\xBB\xBF")) json.remove_prefix(3);  // a UTF-8 byte order mark, which simdjson rejects
+    json = without_byte_order_mark(json);
     simdjson::padded_string padded(json);
     if (padded.data() == nullptr && !json.empty()) return make_error(file, "/", "out of memory copying the document");
     simdjson::dom::parser parser;
     Element root_element;
     if (simdjson::error_code error = parser.parse(padded).get(root_element); error != simdjson::SUCCESS)
-        return make_error(file, json_error_place(json),
+        return make_error(file, json_error_place(json, "/"),
                           std::string("invalid JSON: ") + simdjson::error_message(error));
     SkeletonData data;
     Load state(file, data, options.scale == 0 ? 1.0 : static_cast<double>(options.scale));

@@ -109,14 +109,10 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
     scene.file = file;
     simdjson::dom::parser parser;
     element root;
-    // (A UTF-8 byte order mark, which editors may write and simdjson refuses, is skipped.)
-    const std::string_view text = std::string_view(json).starts_with("\xEF\xBB\xBF") ? std::string_view(json).substr(3)
-                                                                                  : std::string_view(json);
-    if (auto error = parser.parse(text.data(), text.size()).get(root); error != simdjson::SUCCESS) {
-        const std::optional<TextPlace> place = json_syntax_error_place(text);
-        return make_error(file, place ? place->text() : "JSON", std::string("invalid JSON: ") +
-                                                                  simdjson::error_message(error));
-    }
+    const std::string_view text = without_byte_order_mark(json);
+    if (auto error = parser.parse(text.data(), text.size()).get(root); error != simdjson::SUCCESS)
+        return make_error(file, json_error_place(text, "JSON"),
+                          std::string("invalid JSON: ") + simdjson::error_message(error));
     std::optional<Error> error;
     Fields top(file, "scene", root, error);
     if (error) return *error;

@@ -214,15 +214,11 @@ std::optional<Error> read_command(const Context& c, element e, const std::string
 Result<Schedule> parse_schedule(const std::string& json, const std::string& file, const SkeletonData& data) {
     Context c{file, data};
     simdjson::dom::parser parser;
-    // (A UTF-8 byte order mark, which editors may write and simdjson refuses, is skipped.)
-    const std::string_view text = std::string_view(json).starts_with("\xEF\xBB\xBF") ? std::string_view(json).substr(3)
-                                                                                  : std::string_view(json);
+    const std::string_view text = without_byte_order_mark(json);
     simdjson::padded_string padded(text);
     element root;
-    if (auto error = parser.parse(padded).get(root)) {
-        const std::optional<TextPlace> place = json_syntax_error_place(text);
-        return c.fail(place ? place->text() : "", std::string("invalid JSON: ") + simdjson::error_message(error));
-    }
+    if (auto error = parser.parse(padded).get(root))
+        return c.fail(json_error_place(text, ""), std::string("invalid JSON: ") + simdjson::error_message(error));
     if (!root.is_object()) return c.fail("", "the schedule must be a JSON object");
     Schedule out;
     bool has_commands = false;
