@@ -66,7 +66,7 @@ test-unit: build oracle-deps
 # Loaders and runtime under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-asan: deps
 	cmake -S . -B $(BUILD_ASAN) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPINEGPU_SANITIZE=ON \
-	  -DSPINEGPU_TOOLS=OFF -DSPINEGPU_BENCH=OFF -DSPINEGPU_WERROR=$(WERROR)
+	  -DSPINEGPU_TOOLS=OFF -DSPINEGPU_BENCH=OFF -DSPINEGPU_SAMPLES=OFF -DSPINEGPU_WERROR=$(WERROR)
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
@@ -75,7 +75,8 @@ test-asan: deps
 # whatever the loaders accept; each run briefly from its seeds.
 test-fuzz: deps
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_FUZZ) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DSPINEGPU_FUZZ=ON -DSPINEGPU_TOOLS=OFF -DSPINEGPU_TESTS=OFF -DSPINEGPU_BENCH=OFF
+	  -DSPINEGPU_FUZZ=ON -DSPINEGPU_TOOLS=OFF -DSPINEGPU_TESTS=OFF -DSPINEGPU_BENCH=OFF \
+	  -DSPINEGPU_SAMPLES=OFF
 	cmake --build $(BUILD_FUZZ) -j $(JOBS)
 	cd $(BUILD_FUZZ) && ctest --output-on-failure
 

@@ -2,16 +2,16 @@
 # decorations are the same) and to `-mfmt=num` word lists that src/gpu/shaders.cpp embeds, so the binary needs no
 # shader files beside it.
 find_program(SPINEGPU_GLSLC glslc REQUIRED)
-set(SPINEGPU_SHADER_DIR ${CMAKE_BINARY_DIR}/shaders)
+set(SPINEGPU_SHADER_DIR ${PROJECT_BINARY_DIR}/shaders)
 file(MAKE_DIRECTORY ${SPINEGPU_SHADER_DIR})
-file(GLOB SPINEGPU_SHADER_INCLUDES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/*.glsl)
-set(SPINEGPU_SHADER_DEPENDS ${SPINEGPU_SHADER_INCLUDES} ${CMAKE_SOURCE_DIR}/include/spinegpu/gpu/gpu_layout.h)
+file(GLOB SPINEGPU_SHADER_INCLUDES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/*.glsl)
+set(SPINEGPU_SHADER_DEPENDS ${SPINEGPU_SHADER_INCLUDES} ${PROJECT_SOURCE_DIR}/include/spinegpu/gpu/gpu_layout.h)
 
 function(spinegpu_shaders target)
   set(outputs)
   foreach(shader ${ARGN})
-    set(source ${CMAKE_SOURCE_DIR}/shaders/${shader})
-    set(flags --target-env=vulkan1.2 -O -I ${CMAKE_SOURCE_DIR}/include -I ${CMAKE_SOURCE_DIR}/shaders)
+    set(source ${PROJECT_SOURCE_DIR}/shaders/${shader})
+    set(flags --target-env=vulkan1.2 -O -I ${PROJECT_SOURCE_DIR}/include -I ${PROJECT_SOURCE_DIR}/shaders)
     add_custom_command(
       OUTPUT ${SPINEGPU_SHADER_DIR}/${shader}.spv ${SPINEGPU_SHADER_DIR}/${shader}.inc
       COMMAND ${SPINEGPU_GLSLC} ${flags} -g ${source} -o ${SPINEGPU_SHADER_DIR}/${shader}.spv

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The library as a consumer uses it. `cmake --install` puts this build into a fresh prefix; samples/ is configured and
+# built on its own against that prefix (find_package(spinegpu)); then, on the embedded demo rig (no example files
+# needed), pose_one_character prints the same bits as `spinegpu pose` for the same animation and steps, and
+# draw_a_crowd draws the same image through the gpu and the cpu path (at most 0.1% of covered pixels off by more
+# than 2/255, as the render tests allow). Also checks that the README's C++ blocks are the samples' marked lines.
+# usage: library_samples_match_the_tool.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
+set -uo pipefail
+bin=$1 build=$3
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# The README quotes the samples: each ```cpp block of "Using the library from C++" is one sample's parts between
+# "// README: begin" and "// README: end" markers, each dedented, joined by blank lines, in order.
+python3 - "$source_dir" <<'PY' || fail "README.md's C++ blocks differ from the samples' marked lines"
+import re, sys, textwrap
+def die(message): print(message); sys.exit(1)
+root = sys.argv[1]
+readme = open(f"{root}/README.md").read()
+blocks = re.findall(r"^```cpp\n(.*?)^```$", readme, re.S | re.M)
+marked = []
+for name in ("pose_one_character.cpp", "draw_a_crowd.cpp"):
+    text = open(f"{root}/samples/{name}").read()
+    found = re.findall(r"^[ \t]*// README: begin[^\n]*\n(.*?)^[ \t]*// README: end", text, re.S | re.M)
+    if not found: die(f"samples/{name}: no marked part")
+    marked.append("\n".join(textwrap.dedent(part) for part in found))
+if len(blocks) != len(marked): die(f"README.md has {len(blocks)} C++ blocks, the samples {len(marked)}")
+for k, (block, part) in enumerate(zip(blocks, marked)):
+    if block != part:
+        a, b = block.splitlines(), part.splitlines()
+        line = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        die(f"C++ block {k + 1}, line {line + 1}: README {a[line:line + 1]} against sample {b[line:line + 1]}")
+PY
+
+# Install, then build the samples against the installed package only.
+cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || fail "cmake --install: $(tail -5 "$tmp/install.log")"
+[ -f "$tmp/prefix/lib/cmake/spinegpu/spinegpuConfig.cmake" ] || fail "no spinegpuConfig.cmake installed"
+[ -f "$tmp/prefix/include/spinegpu/gpu/renderer.hpp" ] || fail "no public headers installed"
+[ ! -e "$tmp/prefix/include/spinegpu/demo_rig.hpp" ] || fail "the tool's demo_rig.hpp was installed"
+cmake -S "$source_dir/samples" -B "$tmp/samples" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$tmp/prefix" >"$tmp/configure.log" 2>&1 || fail "configuring samples/: $(tail -20 "$tmp/configure.log")"
+grep -q "$tmp/prefix/lib/cmake/spinegpu" "$tmp/samples/CMakeCache.txt" || fail "samples/ did not find the installed package"
+cmake --build "$tmp/samples" >"$tmp/build.log" 2>&1 || fail "building samples/: $(tail -30 "$tmp/build.log")"
+
+"$bin" demo --export "$tmp/rig" >/dev/null 2>&1 || fail "demo --export failed"
+rig=$tmp/rig/spinegpu-demo.json atlas=$tmp/rig/spinegpu-demo.atlas
+animation=$("$bin" info "$rig" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["animations"][0]["name"])')
+[ -n "$animation" ] || fail "no animation name found in info --json"
+
+# The pose: every bone's world transform after 45 steps, as float32 bits, against the tool's last line.
+"$tmp/samples/pose_one_character" "$rig" "$animation" 45 >"$tmp/sample-pose.txt" || fail "pose_one_character failed"
+"$bin" pose --skeleton "$rig" --atlas "$atlas" --animation "$animation" --steps 45 --every 45 >"$tmp/tool-pose.jsonl" \
+  || fail "spinegpu pose failed"
+python3 - "$tmp/sample-pose.txt" "$tmp/tool-pose.jsonl" <<'PY' || fail "pose_one_character differs from spinegpu pose"
+import json, struct, sys
+def die(message): print(message); sys.exit(1)
+f32 = lambda v: struct.pack("<f", float(v))
+sample = [line.split() for line in open(sys.argv[1])]
+tool = json.loads(open(sys.argv[2]).read().splitlines()[-1])["bones"]
+if len(sample) != len(tool): die(f"{len(sample)} bones against {len(tool)}")
+for row, bone in zip(sample, tool):
+    if row[0] != bone["name"]: die(f"bone {row[0]} against {bone['name']}")
+    for key, value in zip("abcdxy", row[1:]):
+        if f32(value) != f32(bone[key]): die(f"{row[0]}.{key}: {value} against {bone[key]}")
+PY
+
+# The crowd through both paths: skipped without a Vulkan device.
+"$tmp/samples/draw_a_crowd" "$rig" "$atlas" "$animation" "$tmp/gpu.png" gpu 60 >/dev/null 2>"$tmp/err"
+code=$?
+if [ $code -ne 0 ] && grep -q -i "vulkan" "$tmp/err"; then echo "skipped: no Vulkan device"; exit 77; fi
+[ $code -eq 0 ] || fail "draw_a_crowd (gpu): exit code $code ($(cat "$tmp/err"))"
+"$tmp/samples/draw_a_crowd" "$rig" "$atlas" "$animation" "$tmp/cpu.png" cpu 60 >/dev/null 2>"$tmp/err" \
+  || fail "draw_a_crowd (cpu): $(cat "$tmp/err")"
+python3 - "$tmp/gpu.png" "$tmp/cpu.png" <<'PY' || fail "draw_a_crowd's gpu and cpu images differ"
+import struct, sys, zlib
+from collections import Counter
+def die(message): print(message); sys.exit(1)
+def rgba(path):  # an 8-bit RGBA PNG as stb_image_write writes it: rows of filter byte + pixels
+    data, pos, idat = open(path, "rb").read(), 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"IHDR": width, height, depth, colour = struct.unpack(">IIBB", data[pos + 8:pos + 18])
+        if kind == b"IDAT": idat += data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+    assert depth == 8 and colour == 6, "not RGBA8"
+    raw, stride, rows, prev = zlib.decompress(idat), 4 * width, [], bytearray(4 * width)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - 4] if x >= 4 else 0
+            b, c = prev[x], prev[x - 4] if x >= 4 else 0
+            if kind == 1: line[x] = (line[x] + a) & 255
+            elif kind == 2: line[x] = (line[x] + b) & 255
+            elif kind == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return width, height, b"".join(rows)
+(w, h, a), (w2, h2, b) = rgba(sys.argv[1]), rgba(sys.argv[2])
+if (w, h) != (w2, h2): die(f"sizes {w}x{h} and {w2}x{h2}")
+background = Counter(a[i:i + 4] for i in range(0, len(a), 4)).most_common(1)[0][0]  # the commonest pixel
+covered = differing = 0
+for i in range(0, len(a), 4):
+    p, q = a[i:i + 4], b[i:i + 4]
+    if p == background and q == background: continue
+    covered += 1
+    differing += max(abs(p[k] - q[k]) for k in range(4)) > 2
+print(f"covered {covered}, differing {differing}")
+if covered < w * h // 10: die(f"only {covered} pixels of {w * h} drawn")
+if differing > covered * 0.001: die(f"{differing} of {covered} covered pixels differ by more than 2/255")
+PY
+echo "ok: installed package found and linked; pose equals spinegpu pose; gpu and cpu crowds agree"
