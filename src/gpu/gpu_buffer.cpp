@@ -108,4 +108,38 @@ Result<bool> fit_buffer(VkContext& context, GpuBuffer& buffer, VkDeviceSize need
     return true;
 }
 
+Result<void> create_image(VkContext& c, const VkImageCreateInfo& info, VkImage& image, VkDeviceMemory& memory) {
+    VkDevice d = c.device;
+    image = VK_NULL_HANDLE;
+    memory = VK_NULL_HANDLE;
+    if (VkResult r = vkCreateImage(d, &info, nullptr, &image); r != VK_SUCCESS) {
+        image = VK_NULL_HANDLE;
+        return vk_error("vkCreateImage", r);
+    }
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(d, image, &req);
+    std::int32_t type = find_memory_type(c, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (type < 0) type = find_memory_type(c, req.memoryTypeBits, 0);
+    VkResult r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    const char* call = "vkAllocateMemory (no memory type for an image)";
+    if (type >= 0) {
+        VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        alloc.allocationSize = req.size;
+        alloc.memoryTypeIndex = static_cast<std::uint32_t>(type);
+        call = "vkAllocateMemory";
+        r = vkAllocateMemory(d, &alloc, nullptr, &memory);
+        if (r != VK_SUCCESS) memory = VK_NULL_HANDLE;
+        if (r == VK_SUCCESS) {
+            call = "vkBindImageMemory";
+            r = vkBindImageMemory(d, image, memory, 0);
+        }
+    }
+    if (r == VK_SUCCESS) return {};
+    if (memory != VK_NULL_HANDLE) vkFreeMemory(d, memory, nullptr);
+    vkDestroyImage(d, image, nullptr);
+    image = VK_NULL_HANDLE;
+    memory = VK_NULL_HANDLE;
+    return vk_error(call, r);
+}
+
 }  // namespace spinegpu::gpu

@@ -1,4 +1,4 @@
-// Buffers and their memory. Host-visible buffers are mapped once, persistently. Per-frame buffers grow to the next
+// Buffers and images and their memory. Host-visible buffers are mapped once, persistently. Per-frame buffers grow to the next
 // power of two that fits and shrink when less than a quarter is used (DESIGN.md, "Buffers"), so the steady state
 // neither allocates nor changes descriptor sets.
 #pragma once
@@ -35,5 +35,9 @@ void destroy_buffer(VkContext& context, GpuBuffer& buffer);
 // Makes `buffer` hold at least `needed` bytes: reallocates to the next power of two when it is too small, or when
 // less than a quarter of it is needed (contents are not kept). Returns whether it reallocated.
 Result<bool> fit_buffer(VkContext& context, GpuBuffer& buffer, VkDeviceSize needed);
+
+// Creates `image` from `info` with device-local memory (any memory where there is none) bound to it. On failure
+// nothing is left created and both handles are null.
+Result<void> create_image(VkContext& context, const VkImageCreateInfo& info, VkImage& image, VkDeviceMemory& memory);
 
 }  // namespace spinegpu::gpu
