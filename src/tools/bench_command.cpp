@@ -164,6 +164,13 @@ void print_json_row(const BenchRow& row) {
     std::printf("%s\n", w.str().c_str());
 }
 
+// Prints `value` right-aligned in `width` characters (a space included) with `decimals`, or "-" when not measured;
+// returns whether it was not measured.
+bool print_cell(const std::optional<double>& value, int width, int decimals) {
+    if (value) std::printf("%*.*f", width, decimals, *value); else std::printf("%*s", width, "-");
+    return !value;
+}
+
 void print_table(const std::vector<BenchRow>& rows) {
     std::printf("%-24s %10s %-10s %7s %-7s %6s %11s %9s %9s %9s %8s\n", "skeleton", "characters", "path", "threads",
                 "backend", "frames", "update ms", "min", "max", "us/char", "speedup");
@@ -185,7 +192,7 @@ void print_table(const std::vector<BenchRow>& rows) {
     }
     // The renderer's rows: where the frame's time goes, and the GPU time's floors on an H200.
     const char* device = nullptr;
-    bool update_in_pack = false;
+    bool update_in_pack = false, missing = false;
     for (const BenchRow& row : rows) {
         if (!row.frame_ms) continue;
         update_in_pack = update_in_pack || row.update_in_pack;
@@ -194,12 +201,19 @@ void print_table(const std::vector<BenchRow>& rows) {
                         "pack ms", "record ms", "GPU ms", "(skin ms)", "frame ms", "bytes/chr", "floors: vtx, fill");
             device = row.device ? row.device->c_str() : "";
         }
-        auto ms = [](const std::optional<double>& v) { return v ? *v : -1.0; };
-        std::printf("%-24s %10zu %-10s %8.3f %9.3f %8.3f %9.3f %9.3f %9.0f %8.3f, %8.3f\n", row.skeleton.c_str(),
-                    row.characters, row.path, ms(row.pack_ms), ms(row.record_ms), ms(row.gpu_ms), ms(row.skin_ms),
-                    ms(row.frame_ms), ms(row.bytes_per_character), ms(row.vertex_floor_ms), ms(row.fill_floor_ms));
+        std::printf("%-24s %10zu %-10s", row.skeleton.c_str(), row.characters, row.path);
+        missing |= print_cell(row.pack_ms, 9, 3);
+        missing |= print_cell(row.record_ms, 10, 3);
+        missing |= print_cell(row.gpu_ms, 9, 3);
+        missing |= print_cell(row.skin_ms, 10, 3);
+        missing |= print_cell(row.frame_ms, 10, 3);
+        missing |= print_cell(row.bytes_per_character, 10, 0);
+        missing |= print_cell(row.vertex_floor_ms, 9, 3);
+        std::printf(",");
+        missing |= print_cell(row.fill_floor_ms, 9, 3);
+        std::printf("\n");
     }
-    if (device != nullptr) std::printf("on %s (-1: not measured)\n", device);
+    if (device != nullptr) std::printf("on %s%s\n", device, missing ? " (-: not measured)" : "");
     if (update_in_pack) std::printf("(--update-in-pack: pack ms includes the runtime update)\n");
     // On a shared virtual machine, the time the host gave to other machines while the rows ran.
     std::optional<double> most_steal;
