@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 namespace spinegpu::tools::json {
@@ -55,6 +56,23 @@ inline double number(simdjson::dom::element e) {
     if (e.is_double()) return e.get_double().value_unsafe();
     if (e.is_int64()) return static_cast<double>(e.get_int64().value_unsafe());
     return static_cast<double>(e.get_uint64().value_unsafe());
+}
+
+// The first key that `o` holds more than once, if any. JSON leaves repeated keys to each reader (JavaScript keeps the
+// last value, simdjson's lookup the first); the tool's formats refuse them rather than pick one silently.
+inline std::optional<std::string_view> repeated_key(simdjson::dom::object o) {
+    std::size_t index = 0;
+    for (auto [key, value] : o) {
+        (void)value;
+        std::size_t earlier = 0;
+        for (auto [other, other_value] : o) {
+            (void)other_value;
+            if (earlier++ == index) break;
+            if (other == key) return key;
+        }
+        ++index;
+    }
+    return std::nullopt;
 }
 
 }  // namespace spinegpu::tools::json

@@ -41,9 +41,10 @@ public:
         if (object_.at_key(key).get(e) != simdjson::SUCCESS) return std::nullopt;
         return e;
     }
-    // Fails on the first member that no getter asked for (a misspelt key would otherwise be ignored), except
-    // "comment", free text.
+    // Fails on a key given twice, then on the first member that no getter asked for (a misspelt key would otherwise
+    // be ignored), except "comment", free text.
     void check_keys() {
+        if (std::optional<std::string_view> twice = json::repeated_key(object_)) return fail(*twice, "appears twice");
         for (auto [key, value] : object_) {
             (void)value;
             if (key != "comment" && std::find(known_.begin(), known_.end(), key) == known_.end())

@@ -16,6 +16,7 @@ using json::array_of;
 using json::object_of;
 using json::is_number;
 using json::number;
+using json::repeated_key;
 using simdjson::dom::object;
 
 // Errors carry the place as text; this small context keeps the file name.
@@ -59,6 +60,7 @@ std::optional<Error> read_animation(const Context& c, element e, const std::stri
 
 std::optional<Error> read_mix(const Context& c, element e, Schedule& out) {
     if (!e.is_object()) return c.fail("mix", "must be an object");
+    if (auto twice = repeated_key(object_of(e))) return c.fail("mix." + std::string(*twice), "appears twice");
     for (auto [key, value] : object_of(e)) {
         if (key == "default") {
             if (!is_number(value) || number(value) < 0) return c.fail("mix.default", "must be a number >= 0");
@@ -71,6 +73,8 @@ std::optional<Error> read_mix(const Context& c, element e, Schedule& out) {
                 if (!pair.is_object()) return c.fail(where, "must be an object");
                 Schedule::Mix mix;
                 bool has_from = false, has_to = false, has_duration = false;
+                if (auto twice = repeated_key(object_of(pair)))
+                    return c.fail(where + "." + std::string(*twice), "appears twice");
                 for (auto [k, v] : object_of(pair)) {
                     if (k == "from") {
                         if (auto err = read_animation(c, v, where + ".from", mix.from)) return err;
@@ -107,6 +111,7 @@ std::optional<MixBlend> parse_blend(std::string_view s) {
 std::optional<Error> read_command(const Context& c, element e, const std::string& where, ScheduleCommand& out) {
     if (!e.is_object()) return c.fail(where, "must be an object");
     object o = object_of(e);
+    if (auto twice = repeated_key(o)) return c.fail(where + "." + std::string(*twice), "appears twice");
     int actions = 0;
     bool has_step = false, has_track = false;
     for (auto field : o) {
@@ -220,6 +225,7 @@ Result<Schedule> parse_schedule(const std::string& json, const std::string& file
     if (auto error = parser.parse(padded).get(root))
         return c.fail(json_error_place(text, ""), std::string("invalid JSON: ") + simdjson::error_message(error));
     if (!root.is_object()) return c.fail("", "the schedule must be a JSON object");
+    if (auto twice = repeated_key(object_of(root))) return c.fail(std::string(*twice), "appears twice");
     Schedule out;
     bool has_commands = false;
     for (auto [key, value] : object_of(root)) {

@@ -35,18 +35,22 @@ for k, (block, part) in enumerate(zip(blocks, marked)):
 PY
 
 # Install, then build the samples against the installed package only.
-cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || fail "cmake --install: $(tail -5 "$tmp/install.log")"
+cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 ||
+  fail "cmake --install: $(tail -5 "$tmp/install.log")"
 [ -f "$tmp/prefix/lib/cmake/spinegpu/spinegpuConfig.cmake" ] || fail "no spinegpuConfig.cmake installed"
 [ -f "$tmp/prefix/include/spinegpu/gpu/renderer.hpp" ] || fail "no public headers installed"
 [ ! -e "$tmp/prefix/include/spinegpu/demo_rig.hpp" ] || fail "the tool's demo_rig.hpp was installed"
 cmake -S "$source_dir/samples" -B "$tmp/samples" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$tmp/prefix" >"$tmp/configure.log" 2>&1 || fail "configuring samples/: $(tail -20 "$tmp/configure.log")"
-grep -q "$tmp/prefix/lib/cmake/spinegpu" "$tmp/samples/CMakeCache.txt" || fail "samples/ did not find the installed package"
+  -DCMAKE_PREFIX_PATH="$tmp/prefix" >"$tmp/configure.log" 2>&1 ||
+  fail "configuring samples/: $(tail -20 "$tmp/configure.log")"
+grep -q "$tmp/prefix/lib/cmake/spinegpu" "$tmp/samples/CMakeCache.txt" ||
+  fail "samples/ did not find the installed package"
 cmake --build "$tmp/samples" >"$tmp/build.log" 2>&1 || fail "building samples/: $(tail -30 "$tmp/build.log")"
 
 "$bin" demo --export "$tmp/rig" >/dev/null 2>&1 || fail "demo --export failed"
 rig=$tmp/rig/spinegpu-demo.json atlas=$tmp/rig/spinegpu-demo.atlas
-animation=$("$bin" info "$rig" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["animations"][0]["name"])')
+animation=$("$bin" info "$rig" --json |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["animations"][0]["name"])')
 [ -n "$animation" ] || fail "no animation name found in info --json"
 
 # The pose: every bone's world transform after 45 steps, as float32 bits, against the tool's last line.

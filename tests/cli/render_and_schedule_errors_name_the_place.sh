@@ -43,6 +43,11 @@ expect_error layer 'characters[0].layer: must be a whole number' \
 expect_error misspelt 'scene.widht: unknown key' "{\"widht\": 64, \"types\": [$type], \"characters\": []}"
 expect_error bogus 'characters[0].flipx: unknown key' \
   "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"flipx\": true}]}"
+# A key given twice (JSON leaves the choice to the reader): refused, not silently the first or the last.
+expect_error twice-name 'types[0].name: appears twice' \
+  '{"types": [{"name": "boy", "skeleton": "boy.json", "atlas": "boy.atlas", "name": "girl"}], "characters": []}'
+expect_error twice-width 'scene.width: appears twice' \
+  "{\"width\": 64, \"types\": [$type], \"characters\": [], \"width\": 32}"
 expect_error no-type 'characters[0].type: is required' \
   "{\"types\": [$type], \"characters\": [{\"animation\": \"run\"}]}"
 expect_error start 'characters[0].start: must be a number from 0 to 3600' \
@@ -78,6 +83,13 @@ err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-n
 [ $? -eq 1 ] || fail "schedule-name: exit code not 1 ($err)"
 [[ $err == *"schedule-name.json"* && $err == *'commands[0].set: unknown animation "wlak"'* ]] ||
   fail "schedule-name: $err"
+printf '{"commands": [{"step": 0, "track": 0, "set": "a", "loop": true, "step": 3}]}' > "$tmp/schedule-twice.json"
+err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-twice.json" --steps 1 2>&1 >/dev/null)
+[ $? -eq 1 ] || fail "schedule-twice: exit code not 1 ($err)"
+[[ $err == *"schedule-twice.json"* && $err == *"commands[0].step: appears twice"* ]] || fail "schedule-twice: $err"
+printf '{"mix": {"default": 0.1, "default": 0.2}, "commands": []}' > "$tmp/mix-twice.json"
+err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/mix-twice.json" --steps 1 2>&1 >/dev/null)
+[[ $err == *"mix-twice.json"* && $err == *"mix.default: appears twice"* ]] || fail "mix-twice: $err"
 
 # --fit with no device to draw on: the error, and no camera on stdout. (A machine without any Vulkan device fails
 # before the name filter is looked at; the error then does not name it.)
