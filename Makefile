@@ -15,7 +15,7 @@ WERROR     := $(if $(CI),ON,OFF)
 # Node for the oracle (only when no node is installed already).
 DEPS := g++ cmake ninja-build pkg-config libsimdjson-dev libstb-dev libtbb-dev libgtest-dev libbenchmark-dev \
         clang-14 libclang-rt-14-dev \
-        libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers libspirv-cross-c-shared-dev
+        libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers libspirv-cross-c-shared-dev python3
 NODE_DEPS := nodejs npm
 
 .PHONY: all deps oracle-deps build run test test-unit test-asan test-fuzz clean

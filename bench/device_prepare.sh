@@ -2,7 +2,7 @@
 # Prepares, on this (Debian 12) machine, what bench/device_run.sh carries to the machine with the NVIDIA H200, in the
 # repository's root, ignored by git through .git/info/exclude:
 #   .gl        Debian's Vulkan and GL loader packages with vulkan-validationlayers (unpacked there into /)
-#   .devlib    spinegpu built in build-dev (libstdc++ linked in), the shared libraries of this machine it needs that
+#   .devlib    spinegpu and the draw_a_crowd sample built in build-dev (libstdc++ linked in), the shared libraries of this machine it needs that
 #              the device lacks (libsimdjson, libtbb), and with BASE=COMMIT the same build of COMMIT as spinegpu-base
 #              (without BASE, a spinegpu-base already there stays)
 #   .examples  a copy of the Spine examples (SPINE_EXAMPLES, default ../shared/spine-examples)
@@ -35,7 +35,9 @@ build() {
 
 mkdir -p .devlib
 build "$root"
+cmake --build build-dev --target draw_a_crowd >/dev/null
 cp build-dev/spinegpu .devlib/spinegpu
+cp build-dev/samples/draw_a_crowd .devlib/draw_a_crowd
 for lib in libsimdjson libtbb; do
   cp -L "$(ldd build-dev/spinegpu | awk -v l="$lib" '$1 ~ "^" l "\\." {print $3}')" .devlib/
 done

@@ -91,8 +91,9 @@ int main(int argc, char** argv) {
     for (auto c = static_cast<CharacterIndex>(crowd.size()); c-- > 0;)
         draws.push_back({&crowd.pose(c), *type, Color{}});
     // The camera: px = ox + scale * x, py = oy - scale * y; the grid fills a 1280 x 720 image.
-    const float scale = std::min(1280 / (cell_w * columns), 720 / (cell_h * rows));
-    const gpu::Camera2D camera{scale, (1280 - scale * cell_w * columns) / 2, 720 - (720 - scale * cell_h * rows) / 2};
+    const float grid_w = cell_w * static_cast<float>(columns), grid_h = cell_h * static_cast<float>(rows);
+    const float scale = std::min(1280 / grid_w, 720 / grid_h);
+    const gpu::Camera2D camera{scale, (1280 - scale * grid_w) / 2, 720 - (720 - scale * grid_h) / 2};
 
     for (int frame = 0; frame < 30; ++frame) {
         updater.update(crowd, FrameStep{1.0 / 60, Physics::update},

@@ -1,6 +1,6 @@
-// Buffers and images and their memory. Host-visible buffers are mapped once, persistently. Per-frame buffers grow to the next
-// power of two that fits and shrink when less than a quarter is used (DESIGN.md, "Buffers"), so the steady state
-// neither allocates nor changes descriptor sets.
+// Buffers and images and their memory. Host-visible buffers are mapped once, persistently. Per-frame buffers grow
+// to the next power of two that fits and shrink when less than a quarter is used (DESIGN.md, "Buffers"), so the
+// steady state neither allocates nor changes descriptor sets.
 #pragma once
 
 #include <vulkan/vulkan.h>

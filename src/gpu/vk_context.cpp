@@ -149,8 +149,13 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     messenger_info.pfnUserCallback = on_validation_message;
     messenger_info.pUserData = context.get();
     if (validation) instance_info.pNext = &messenger_info;
-    if (VkResult r = vkCreateInstance(&instance_info, nullptr, &context->instance); r != VK_SUCCESS)
+    if (VkResult r = vkCreateInstance(&instance_info, nullptr, &context->instance); r != VK_SUCCESS) {
+        if (r == VK_ERROR_INCOMPATIBLE_DRIVER)  // what the loader says when it finds no driver at all
+            return make_error("vulkan", "instance", "no Vulkan driver found (vkCreateInstance: "
+                                                    "VK_ERROR_INCOMPATIBLE_DRIVER; install a driver: "
+                                                    "mesa-vulkan-drivers gives the lavapipe software device)");
         return vk_error("vkCreateInstance", r);
+    }
     if (validation) {
         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(context->instance, "vkCreateDebugUtilsMessengerEXT"));

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string_view>
+#include <unordered_set>
 
 namespace spinegpu::tools::json {
 
@@ -61,16 +62,10 @@ inline double number(simdjson::dom::element e) {
 // The first key that `o` holds more than once, if any. JSON leaves repeated keys to each reader (JavaScript keeps the
 // last value, simdjson's lookup the first); the tool's formats refuse them rather than pick one silently.
 inline std::optional<std::string_view> repeated_key(simdjson::dom::object o) {
-    std::size_t index = 0;
+    std::unordered_set<std::string_view> seen;
     for (auto [key, value] : o) {
         (void)value;
-        std::size_t earlier = 0;
-        for (auto [other, other_value] : o) {
-            (void)other_value;
-            if (earlier++ == index) break;
-            if (other == key) return key;
-        }
-        ++index;
+        if (!seen.insert(key).second) return key;
     }
     return std::nullopt;
 }

@@ -26,12 +26,15 @@ std::string shortest(double value) {
     return text;
 }
 
-// Reads members of one JSON object with typed getters that record the first error at "where.key".
+// Reads members of one JSON object with typed getters that record the first error at "where.key" (a key the object
+// holds twice is that error, found on construction).
 class Fields {
 public:
     Fields(const std::string& file, std::string where, element object, std::optional<Error>& error)
         : file_(file), where_(std::move(where)), error_(error), object_(json::object_of(object)) {
         if (!object.is_object()) fail("", "must be an object");  // and its fields are read from an empty object
+        // Before any field is read, so that no other error about a repeated key's first or last value comes first.
+        if (std::optional<std::string_view> twice = json::repeated_key(object_)) fail(*twice, "appears twice");
     }
 
     // The member `key`, if present; `key` becomes one of the object's known keys (see check_keys).
@@ -41,10 +44,9 @@ public:
         if (object_.at_key(key).get(e) != simdjson::SUCCESS) return std::nullopt;
         return e;
     }
-    // Fails on a key given twice, then on the first member that no getter asked for (a misspelt key would otherwise
-    // be ignored), except "comment", free text.
+    // Fails on the first member that no getter asked for (a misspelt key would otherwise be ignored), except
+    // "comment", free text.
     void check_keys() {
-        if (std::optional<std::string_view> twice = json::repeated_key(object_)) return fail(*twice, "appears twice");
         for (auto [key, value] : object_) {
             (void)value;
             if (key != "comment" && std::find(known_.begin(), known_.end(), key) == known_.end())

@@ -101,4 +101,10 @@ code=$?
 [ $code -eq 1 ] || fail "render on a missing device: exit code $code ($(cat "$tmp/err"))"
 grep -q -e "no-such-device" -e "no Vulkan" "$tmp/err" || fail "missing-device error says neither: $(cat "$tmp/err")"
 [ -z "$out" ] || fail "a render that found no device printed: $out"
+# No driver at all (the loader pointed at a driver list that does not exist): a plain "no Vulkan driver" error.
+out=$(VK_DRIVER_FILES=$tmp/none.json VK_ICD_FILENAMES=$tmp/none.json "$bin" render --skeleton "$rig" --atlas "$atlas" \
+  --animation "$first" --width 32 --height 32 --fit --out "$tmp/x.png" 2>"$tmp/err")
+code=$?
+[ $code -eq 1 ] || fail "render without a driver: exit code $code ($(cat "$tmp/err"))"
+grep -q "no Vulkan driver found" "$tmp/err" || fail "render without a driver: $(cat "$tmp/err")"
 echo ok

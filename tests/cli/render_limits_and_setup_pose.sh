@@ -18,7 +18,9 @@ first=$("$bin" info "$rig" --json | sed -n 's/.*"animations": \[{"name": "\([^"]
 camera=$("$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$first" --steps 0 --width 64 --height 64 --fit \
   --out "$tmp/setup.png" 2>"$tmp/err")
 code=$?
-if [ $code -ne 0 ] && grep -q -i "vulkan" "$tmp/err"; then echo "skipped: no Vulkan device"; exit 77; fi
+if [ $code -ne 0 ] && grep -q -e "no Vulkan" -e "no usable Vulkan device" "$tmp/err"; then
+  echo "skipped: $(cat "$tmp/err")"; exit 77
+fi
 [ $code -eq 0 ] || fail "render --steps 0: exit code $code ($(cat "$tmp/err"))"
 [[ $camera =~ ^--camera\ [0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+$ ]] || fail "render --steps 0 printed: $camera"
 python3 - "$tmp/setup.png" <<'PY' || fail "the setup pose drew nothing"
