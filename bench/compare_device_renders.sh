@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Compares the images that `bash bench/device_run.sh checks` rendered on the device (renders.tgz, unpacked into
-# DIR) here, where Node is: each case's gpu and gpu-tiles images against its cpu image (at most 0.1% of covered
-# pixels off by more than 2/255) and against the official renderer with the same camera (at most 2% off by more than
-# 24/255), and the crowd scene's frames, gpu and gpu-tiles against cpu. One line per comparison, then a count.
+# Compares the images that `bash bench/device_run.sh checks` rendered on the device (renders.tgz and crowds.tgz, both
+# unpacked into DIR) here, where Node is: each case's gpu and gpu-tiles images against its cpu image (at most 0.1% of
+# covered pixels off by more than 2/255) and against the official renderer with the same camera (at most 2% off by more
+# than 24/255), the crowd scene's frames and the draw_a_crowd sample's crowds of small characters, gpu and gpu-tiles
+# against cpu. One line per comparison, then a count.
 #   bash bench/compare_device_renders.sh DIR [EXAMPLES_DIR]
 set -uo pipefail
 dir=$1 examples=${2:-../shared/spine-examples}
@@ -10,11 +11,11 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 oracle=$here/tests/render_oracle
 background=404850ff
 failed=0 total=0
-compare() {  # label a b threshold fraction
+compare() {  # label a b threshold fraction [background]
   local result
   total=$((total + 1))
   if result=$(node "$oracle/compare_images.mjs" "$2" "$3" --threshold "$4" --max-fraction "$5" \
-      --background "$background" 2>&1); then
+      --background "${6:-$background}" 2>&1); then
     echo "ok   $1: $result"
   else
     echo "FAIL $1: $result"
@@ -48,6 +49,12 @@ done < "$oracle/cases.tsv"
 for frame in "$dir"/scene-cpu/*.png; do
   name=$(basename "$frame")
   for path in gpu gpu-tiles; do compare "scene $name $path vs cpu" "$dir/scene-$path/$name" "$frame" 2 0.001; done
+done
+# The draw_a_crowd sample's small characters (its background: 0.09, 0.09, 0.11).
+for n in 2000 500; do
+  for path in gpu gpu-tiles; do
+    compare "crowd $n $path vs cpu" "$dir/crowd-$n-$path.png" "$dir/crowd-$n-cpu.png" 2 0.001 17171cff
+  done
 done
 echo "device renders: $((total - failed))/$total comparisons passed"
 [ "$failed" -eq 0 ]

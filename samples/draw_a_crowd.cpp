@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
     for (int frame = 0; frame < 30; ++frame) {
         updater.update(crowd, FrameStep{1.0 / 60, Physics::update},
                        [](CharacterIndex, const StateNotification&) { /* events, after the batch */ });
-        Result<gpu::FrameStats> stats = (*renderer)->draw(draws, camera, 1280, 720, Color{0.1f, 0.1f, 0.12f, 1},
+        Result<gpu::FrameStats> stats = (*renderer)->draw(draws, camera, 1280, 720, Color{0.09f, 0.09f, 0.11f, 1},
                                                           path);
         if (!stats) return fail(stats.error());
     }

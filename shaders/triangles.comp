@@ -3,7 +3,7 @@
 // per visible character, one thread per triangle. It places the vertices as draw.vert and the viewport transform
 // do, snaps them to the raster's 1/256-pixel grid, orients the triangle positively (y down), and writes what every
 // tile the triangle touches needs: the box of pixel centres it may cover, the snapped vertices, the top-left rule
-// per edge, UV as a plane over the placed (unsnapped) positions, as the raster pipeline interpolates it, and the
+// per edge, UV as a plane over the positions the device's raster pipeline interpolates it over, and the
 // first vertex's colours and material (flat, as the draw's provoking vertex gives them). Then it sets the
 // character's bit in every tile that box touches, and the triangle's bit in the character's mask of each of those
 // tiles (built in shared memory over the character's box of tiles, then copied to the pool). Bits are set with
@@ -31,6 +31,13 @@ layout(std430, set = 0, binding = 19) writeonly buffer TileMasks { uint tile_mas
 
 layout(push_constant) uniform PushBlock { GpuTilePush push; };
 
+// The vertices of the UV plane, as the device's raster pipeline takes them: 0, the snapped ones (NVIDIA's); 1, the
+// placed ones before snapping (lavapipe's). The renderer sets 1 on CPU implementations. It matters where pages are
+// minified many times: there, small UV differences pick other texels. With the wrong plane, a crowd of 15-pixel
+// spineboys on the H200 had 4.7% of its pixels off the raster pipeline's by more than 2/255 (0.1% with the snapped
+// one), and lavapipe's crowded-tiles test 1,433 channels (none with the placed one).
+layout(constant_id = 0) const uint k_uv_plane_placed = 0u;
+
 #include "camera.glsl"
 #include "tile_grid.glsl"
 
@@ -56,6 +63,7 @@ ivec4 set_up(uint t) {
     vec2 f0 = placed(o0), f1 = placed(o1), f2 = placed(o2);
     ivec2 v0 = ivec2(roundEven(f0 * 256.0)), v1 = ivec2(roundEven(f1 * 256.0)), v2 = ivec2(roundEven(f2 * 256.0));
     int64_t area = edge_at(v0, v1, v2);
+    ivec2 s1 = v1, s2 = v2;  // the snapped places of o1 and o2, before the orientation may swap v1 and v2
     if (area < 0l) {
         ivec2 swap = v1;
         v1 = v2;
@@ -74,7 +82,14 @@ ivec4 set_up(uint t) {
     r.y1 = v1.y;
     r.x2 = v2.x;
     r.y2 = v2.y;
-    vec2 d1 = f1 - f0, d2 = f2 - f0;
+    // The UV plane (see k_uv_plane_placed), given at v0, the snapped first vertex (i0 stays first whatever the
+    // orientation).
+    vec2 d1 = vec2(s1 - v0) / 256.0, d2 = vec2(s2 - v0) / 256.0, shift = vec2(0.0);
+    if (k_uv_plane_placed != 0u) {
+        d1 = f1 - f0;
+        d2 = f2 - f0;
+        shift = vec2(v0) / 256.0 - f0;
+    }
     vec2 uv0 = vec2(o0.u, o0.v), duv1 = vec2(o1.u, o1.v) - uv0, duv2 = vec2(o2.u, o2.v) - uv0;
     float det = d1.x * d2.y - d1.y * d2.x;
     vec2 per_x = vec2(0.0), per_y = vec2(0.0);
@@ -82,8 +97,6 @@ ivec4 set_up(uint t) {
         per_x = (duv1 * d2.y - duv2 * d1.y) / det;
         per_y = (duv2 * d1.x - duv1 * d2.x) / det;
     }
-    // i0 keeps its place as the first vertex whatever the orientation, so the plane is taken at its snapped spot.
-    vec2 shift = vec2(v0) / 256.0 - f0;
     vec2 uv_at_first = uv0 + per_x * shift.x + per_y * shift.y;
     r.u = uv_at_first.x;
     r.v = uv_at_first.y;

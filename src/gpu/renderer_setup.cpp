@@ -122,7 +122,10 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), small_skin_pipeline, k_small_slot_capacity); !r)
         return r;
     if (tile_rasterizer_supported(*context)) {
-        if (Result<void> r = make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline); !r) return r;
+        // The UV plane over the vertices the device's raster pipeline interpolates over (triangles.comp).
+        const std::uint32_t uv_plane_placed = context->software ? 1u : 0u;
+        if (Result<void> r = make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline, uv_plane_placed); !r)
+            return r;
         // Diagnostics: SPINEGPU_DIAGNOSE_TILES=1..3 builds the tile rasterizer with parts left out, 4 with its
         // coverage checked (raster.comp).
         const char* diagnose = std::getenv("SPINEGPU_DIAGNOSE_TILES");
