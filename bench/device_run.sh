@@ -75,7 +75,7 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
     done
   done
   tar -C /tmp -czf "$out/renders.tgz" --exclude='crowd-*' renders
-  tar -C /tmp -czf "$out/crowds.tgz" renders/crowd-*
+  (cd /tmp && tar -czf "$out/crowds.tgz" renders/crowd-*)
   "$bin" demo --out /tmp/demo --frames 30 --characters 2000 | tail -n 6 | tee "$out/demo.txt"
   cp /tmp/demo/demo.png "$out/demo.png" 2>/dev/null
 fi
