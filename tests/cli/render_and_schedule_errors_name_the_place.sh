@@ -73,23 +73,23 @@ expect_error nope-skeleton 'types[0]: ' \
 expect_error nope-schedule 'characters[0].schedule: ' \
   "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"schedule\": \"nope-plan.json\"}]}"
 [[ $err == *"nope-plan.json"* ]] || fail "nope-schedule: the schedule file is not named: $err"
-printf '{"commands": [5]}' > "$tmp/schedule-number.json"
-err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-number.json" --steps 1 2>&1 >/dev/null)
-[ $? -eq 1 ] || fail "schedule-number: exit code not 1 ($err)"
-[[ $err == *"schedule-number.json"* && $err == *"commands[0]: must be an object"* ]] || fail "schedule-number: $err"
+# expect_schedule_error NAME EXPECTED TEXT: writes TEXT to NAME.json, plays it as a schedule with `pose`, and
+# checks that the command exits with 1 and names NAME.json and EXPECTED.
+expect_schedule_error() {
+  local name=$1 expected=$2 code
+  printf '%s' "$3" > "$tmp/$name.json"
+  err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/$name.json" --steps 1 2>&1 >/dev/null)
+  code=$?
+  [ $code -eq 1 ] || fail "$name: exit code $code, expected 1 ($err)"
+  [[ $err == *"$name.json"* && $err == *"$expected"* ]] || fail "$name: error lacks file or \"$expected\": $err"
+}
+expect_schedule_error schedule-number 'commands[0]: must be an object' '{"commands": [5]}'
 # (After a byte order mark, which is skipped.)
-printf '\xef\xbb\xbf{"commands": [{"step": 0, "track": 0, "set": "wlak", "loop": true}]}' > "$tmp/schedule-name.json"
-err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-name.json" --steps 1 2>&1 >/dev/null)
-[ $? -eq 1 ] || fail "schedule-name: exit code not 1 ($err)"
-[[ $err == *"schedule-name.json"* && $err == *'commands[0].set: unknown animation "wlak"'* ]] ||
-  fail "schedule-name: $err"
-printf '{"commands": [{"step": 0, "track": 0, "set": "a", "loop": true, "step": 3}]}' > "$tmp/schedule-twice.json"
-err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/schedule-twice.json" --steps 1 2>&1 >/dev/null)
-[ $? -eq 1 ] || fail "schedule-twice: exit code not 1 ($err)"
-[[ $err == *"schedule-twice.json"* && $err == *"commands[0].step: appears twice"* ]] || fail "schedule-twice: $err"
-printf '{"mix": {"default": 0.1, "default": 0.2}, "commands": []}' > "$tmp/mix-twice.json"
-err=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --schedule "$tmp/mix-twice.json" --steps 1 2>&1 >/dev/null)
-[[ $err == *"mix-twice.json"* && $err == *"mix.default: appears twice"* ]] || fail "mix-twice: $err"
+expect_schedule_error schedule-name 'commands[0].set: unknown animation "wlak"' \
+  $'\xef\xbb\xbf{"commands": [{"step": 0, "track": 0, "set": "wlak", "loop": true}]}'
+expect_schedule_error schedule-twice 'commands[0].step: appears twice' \
+  '{"commands": [{"step": 0, "track": 0, "set": "a", "loop": true, "step": 3}]}'
+expect_schedule_error mix-twice 'mix.default: appears twice' '{"mix": {"default": 0.1, "default": 0.2}, "commands": []}'
 
 # --fit with no device to draw on: the error, and no camera on stdout. (A machine without any Vulkan device fails
 # before the name filter is looked at; the error then does not name it.)
