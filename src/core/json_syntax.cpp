@@ -1,13 +1,61 @@
-// Finding where JSON text breaks the grammar: see json_syntax.hpp. A recursive-descent check over bytes; it only
-// runs after a parser has failed, so it favours plainness over speed.
+// Finding where JSON text breaks the grammar, or holds a value a parser must refuse: see json_syntax.hpp. A
+// recursive-descent check over bytes; it only runs after a parser has failed, so it favours plainness over speed.
 #include "spinegpu/core/json_syntax.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
 
 namespace spinegpu {
 namespace {
 
+// Whether the digits of a JSON integer (no sign, no leading zero) name a number greater than `limit`'s.
+bool digits_above(std::string_view digits, std::string_view limit) {
+    return digits.size() != limit.size() ? digits.size() > limit.size() : digits > limit;
+}
+
+// Whether JSON number `number` (valid grammar) lies outside what a parser holding 64-bit integers and doubles can
+// hold: an integer outside [-2^63, 2^64 - 1], or a number that rounds to an infinite double. A number too small for
+// a double is not: it rounds to zero.
+bool beyond_a_double(std::string_view number) {
+    const bool negative = number.starts_with('-');
+    const std::string_view magnitude = number.substr(negative ? 1 : 0);
+    if (magnitude.find_first_of(".eE") == std::string_view::npos)
+        return digits_above(magnitude, negative ? "9223372036854775808" : "18446744073709551615");
+    double value = 0;
+    const std::from_chars_result r = std::from_chars(magnitude.data(), magnitude.data() + magnitude.size(), value);
+    if (r.ec != std::errc::result_out_of_range) return false;
+    // Out of range, too large or too small: the power of ten of the first significant digit tells which.
+    const std::size_t exponent_at = magnitude.find_first_of("eE");
+    const std::string_view mantissa = magnitude.substr(0, exponent_at);
+    const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
+    const std::size_t first = mantissa.find_first_of("123456789");
+    if (first == std::string_view::npos) return false;  // zero
+    long long power = first < point ? static_cast<long long>(point - first) - 1 : -static_cast<long long>(first - point);
+    if (exponent_at != std::string_view::npos) {
+        std::string_view e = magnitude.substr(exponent_at + 1);
+        const bool down = e.starts_with('-');
+        if (e.starts_with('-') || e.starts_with('+')) e.remove_prefix(1);
+        long long written = 0;
+        for (char c : e) written = std::min(written * 10 + (c - '0'), 1'000'000'000'000LL);
+        power += down ? -written : written;
+    }
+    return power > 0;
+}
+
+// The value of the four hexadecimal digits at the start of `hex`.
+unsigned hex4(std::string_view hex) {
+    unsigned value = 0;
+    for (char c : hex.substr(0, 4))
+        value = value * 16 + static_cast<unsigned>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    return value;
+}
+
 class SyntaxCheck {
 public:
-    SyntaxCheck(std::string_view text, std::uint32_t depth) : text_(text), depth_left_(depth) {}
+    // With `values`, the check also stops at values a parser must refuse (see json_value_error_place).
+    SyntaxCheck(std::string_view text, std::uint32_t depth, bool values = false)
+        : text_(text), depth_left_(depth), values_(values) {}
 
     // The offset of the first byte that breaks the grammar (text size: it ended too soon), or nullopt.
     std::optional<std::size_t> run() {
@@ -41,6 +89,16 @@ private:
     }
 
     bool number() {
+        const std::size_t start = pos_;
+        if (!number_grammar()) return false;
+        if (values_ && beyond_a_double(text_.substr(start, pos_ - start))) {
+            pos_ = start;
+            return false;
+        }
+        return true;
+    }
+
+    bool number_grammar() {
         if (peek() == '-') ++pos_;
         if (!at_end() && peek() == '0') {
             ++pos_;
@@ -82,6 +140,32 @@ private:
         return true;
     }
 
+    // The four hexadecimal digits after the 'u' of an escape at pos_.
+    bool hex_digits() {
+        ++pos_;
+        for (int k = 0; k < 4; ++k, ++pos_) {
+            if (at_end()) return false;
+            const unsigned char h = peek();
+            const bool hex = (h >= '0' && h <= '9') || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F');
+            if (!hex) return false;
+        }
+        return true;
+    }
+
+    // The \u escape at `escape` (its digits read) is no surrogate, or a high one followed by an escaped low one
+    // (which is then read too): a lone surrogate has no UTF-8 form.
+    bool surrogates_paired(std::size_t escape) {
+        const unsigned unit = hex4(text_.substr(escape + 2));
+        if (unit >= 0xDC00 && unit <= 0xDFFF) return false;
+        if (unit < 0xD800 || unit > 0xDBFF) return true;
+        if (text_.substr(pos_, 2) != "\\u") return false;
+        const std::size_t next = pos_;
+        ++pos_;
+        if (!hex_digits()) return false;
+        const unsigned low = hex4(text_.substr(next + 2));
+        return low >= 0xDC00 && low <= 0xDFFF;
+    }
+
     bool string() {
         ++pos_;  // the opening quote
         while (!at_end()) {
@@ -96,12 +180,11 @@ private:
                 if (at_end()) return false;
                 const char e = text_[pos_];
                 if (e == 'u') {
-                    ++pos_;
-                    for (int k = 0; k < 4; ++k, ++pos_) {
-                        if (at_end()) return false;
-                        const unsigned char h = peek();
-                        const bool hex = (h >= '0' && h <= '9') || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F');
-                        if (!hex) return false;
+                    const std::size_t escape = pos_ - 1;
+                    if (!hex_digits()) return false;
+                    if (values_ && !surrogates_paired(escape)) {
+                        pos_ = escape;
+                        return false;
                     }
                 } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' ||
                            e == 't') {
@@ -168,17 +251,13 @@ private:
     std::string_view text_;
     std::size_t pos_ = 0;
     std::uint32_t depth_left_;
+    bool values_;
 };
 
-}  // namespace
-
-std::string TextPlace::text() const { return "line " + std::to_string(line) + ", column " + std::to_string(column); }
-
-std::optional<TextPlace> json_syntax_error_place(std::string_view text, std::uint32_t depth) {
-    const std::optional<std::size_t> offset = SyntaxCheck(text, depth).run();
-    if (!offset) return std::nullopt;
+// "line L, column C" of byte `offset` of `text`.
+TextPlace place_at(std::string_view text, std::size_t offset) {
     TextPlace place;
-    for (std::size_t i = 0; i < *offset && i < text.size(); ++i) {
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
         if (text[i] == '\n') {
             ++place.line;
             place.column = 1;
@@ -189,8 +268,26 @@ std::optional<TextPlace> json_syntax_error_place(std::string_view text, std::uin
     return place;
 }
 
+}  // namespace
+
+std::string TextPlace::text() const { return "line " + std::to_string(line) + ", column " + std::to_string(column); }
+
+std::optional<TextPlace> json_syntax_error_place(std::string_view text, std::uint32_t depth) {
+    const std::optional<std::size_t> offset = SyntaxCheck(text, depth).run();
+    if (!offset) return std::nullopt;
+    return place_at(text, *offset);
+}
+
+std::optional<TextPlace> json_value_error_place(std::string_view text) {
+    if (SyntaxCheck(text, 1024).run()) return std::nullopt;
+    const std::optional<std::size_t> offset = SyntaxCheck(text, 1024, true).run();
+    if (!offset) return std::nullopt;
+    return place_at(text, *offset);
+}
+
 std::string json_error_place(std::string_view text, std::string fallback) {
-    const std::optional<TextPlace> place = json_syntax_error_place(text);
+    std::optional<TextPlace> place = json_syntax_error_place(text);
+    if (!place) place = json_value_error_place(text);
     return place ? place->text() : std::move(fallback);
 }
 

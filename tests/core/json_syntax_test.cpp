@@ -38,5 +38,39 @@ TEST(JsonSyntax, names_the_line_and_column_of_the_first_broken_byte) {
     EXPECT_EQ(place_of("[[1]]", 2), "valid");
 }
 
+// "line L, column C" of the first value in `text` that a parser holding 64-bit integers and doubles must refuse, or
+// "none".
+std::string value_place_of(std::string_view text) {
+    const std::optional<TextPlace> place = json_value_error_place(text);
+    return place ? place->text() : "none";
+}
+
+TEST(JsonSyntax, values_a_parser_can_hold_have_no_value_error_place) {
+    for (const char* text : {"[18446744073709551615]", "[-9223372036854775808]", "[1e308]", "[-1.7976931348623158e308]",
+                             "[1e-400]", "[0e99999999999999999999]", "[123456789012345678901234567890.5]",
+                             "[1e-99999999999999999999]", "[\"\\uD83D\\uDE00\", \"\\u00e9\\uD7FF\\uE000\"]"})
+        EXPECT_EQ(value_place_of(text), "none") << text;
+}
+
+TEST(JsonSyntax, names_the_first_number_or_escape_a_parser_must_refuse) {
+    EXPECT_EQ(value_place_of("[1,\n 18446744073709551616]"), "line 2, column 2");   // an integer past 2^64 - 1
+    EXPECT_EQ(value_place_of("[-9223372036854775809]"), "line 1, column 2");          // an integer below -2^63
+    EXPECT_EQ(value_place_of("[100000000000000000000]"), "line 1, column 2");
+    EXPECT_EQ(value_place_of("{\"a\": 1e309}"), "line 1, column 7");                 // an infinite double
+    EXPECT_EQ(value_place_of("[0, -1.7976931348623159e308]"), "line 1, column 5");
+    EXPECT_EQ(value_place_of("[0.001e312]"), "line 1, column 2");
+    EXPECT_EQ(value_place_of("[1e99999999999999999999]"), "line 1, column 2");
+    EXPECT_EQ(value_place_of("[\"ab\\uD800\"]"), "line 1, column 5");                 // a lone high surrogate
+    EXPECT_EQ(value_place_of("[\"\\uD800\\u0041\"]"), "line 1, column 3");           // not followed by a low one
+    EXPECT_EQ(value_place_of("{\"\\uDC00\": 1}"), "line 1, column 3");                // a lone low surrogate, in a key
+    EXPECT_EQ(value_place_of("[1e309"), "none");                                        // broken grammar: not this check's
+}
+
+TEST(JsonSyntax, the_error_place_falls_back_only_when_neither_check_finds_one) {
+    EXPECT_EQ(json_error_place("[1, 2,]", "/"), "line 1, column 7");
+    EXPECT_EQ(json_error_place("[1, 1e400]", "/"), "line 1, column 5");
+    EXPECT_EQ(json_error_place("[1, 2]", "/"), "/");
+}
+
 }  // namespace
 }  // namespace spinegpu

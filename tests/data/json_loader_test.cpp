@@ -621,6 +621,16 @@ TEST(JsonLoader, rejects_invalid_json) {
     });
 }
 
+TEST(JsonLoader, names_the_place_of_numbers_and_escapes_the_parser_refuses) {
+    expect_errors({
+        {R"({"skeleton": {"spine": "4.2.0"}, "bones": [{"name": "root", "x": 1e309}]})", "line 1, column 66",
+         "invalid JSON"},
+        {"{\"skeleton\": {\"spine\": \"4.2.0\"},\n  \"bones\": [{\"name\": \"root\", \"y\": 18446744073709551616}]}",
+         "line 2, column 35", "invalid JSON"},
+        {R"({"skeleton": {"spine": "4.2.0"}, "bones": [{"name": "r\uD800"}]})", "line 1, column 55", "invalid JSON"},
+    });
+}
+
 TEST(JsonLoader, rejects_wrong_types) {
     expect_errors({
         {doc(R"("bones": {})"), "/bones", "expected an array"},

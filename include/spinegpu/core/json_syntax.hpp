@@ -1,4 +1,5 @@
-// Where JSON text breaks the grammar: the place for a parse error, which simdjson's DOM parser reports without one.
+// Where JSON text breaks the grammar, or holds a value a parser must refuse: the place for a parse error, which
+// simdjson's DOM parser reports without one.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +26,14 @@ inline std::string_view without_byte_order_mark(std::string_view text) {
 // deep; a leading byte order mark is skipped), or of its end when it ends too soon. Nullopt when it is valid JSON.
 std::optional<TextPlace> json_syntax_error_place(std::string_view text, std::uint32_t depth = 1024);
 
-// The place for a JSON parser's failure on `text`: json_syntax_error_place's "line L, column C", else `fallback`
-// (the parser failed on valid JSON: a number past 64 bits, a lone surrogate escape...).
+// The place of the first value in valid JSON `text` that a parser holding numbers as 64-bit integers or doubles
+// and strings as UTF-8 must refuse (as simdjson does): an integer outside [-2^63, 2^64 - 1], a number that rounds to
+// an infinite double, a \u escape of a surrogate that is not a high one followed by an escaped low one. Nullopt
+// when there is none, or when `text` is not valid JSON.
+std::optional<TextPlace> json_value_error_place(std::string_view text);
+
+// The place for a JSON parser's failure on `text`: "line L, column C" of json_syntax_error_place, else of
+// json_value_error_place, else `fallback` (the parser failed for a reason neither knows).
 std::string json_error_place(std::string_view text, std::string fallback);
 
 }  // namespace spinegpu
