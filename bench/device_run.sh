@@ -4,8 +4,10 @@
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib: libsimdjson, libtbb), the Vulkan
 # loader packages with vulkan-validationlayers (.gl: Debian's .deb files, `apt-get download`) and the Spine examples
 # the checks read (.examples); bench/device_prepare.sh makes all three. Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|diagnose|tiles|ab|frame|rounds|memory|host|all]
+#   bash bench/device_run.sh [bench|checks|targets|diagnose|tiles|ab|frame|rounds|memory|host|all]
 #   (QUICK=1: the diagnosis at 64 px only)
+# targets: the renderer issue's targets for 8,000 spineboy-pro characters (GPU ms, CPU frame, the CPU path's frame
+#     against the tile path's), three runs.
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
 # frame: the CPU frame of 8,000 characters (spineboy, raptor, celestial) through gpu-tiles, the update before packing
 #     and inside it (--update-in-pack), next to the update alone and the CPU path; every carried build in turn (as
@@ -64,18 +66,19 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
     "$bin" render --scene /tmp/scene.json --frames 3 --path $path --validation --out /tmp/renders/scene-$path \
       || echo "FAIL scene $path"
   done
-  # Crowds of small characters (the draw_a_crowd sample: 2,000 and 500 spineboys in 1280x720, about 30 and 60
-  # pixels tall), where pages are minified many times and the paths' UV interpolation must agree closely. (At 8,000,
-  # about 15 pixels tall, the tile path is 0.11% off the CPU path's pixels, over the 0.1% the tests allow: see
-  # docs/PERFORMANCE.md, session 18.) They travel apart (crowds.tgz): one archive would pass the 16 MiB a file.
-  for n in 2000 500; do
+  # Crowds of small characters (the draw_a_crowd sample: 8,000, 2,000 and 500 spineboys in 1280x720, about 15, 30
+  # and 60 pixels tall), where pages are minified many times and the paths' vertex placement and UV interpolation
+  # must agree closely (docs/PERFORMANCE.md, sessions 18 and 19). They travel apart (crowds*.tgz): one archive would
+  # pass the 16 MiB a file.
+  for n in 8000 2000 500; do
     for path in gpu gpu-tiles cpu; do
       ./.devlib/draw_a_crowd "$E/spineboy/spineboy-pro.skel" "$E/spineboy/spineboy-pma.atlas" run \
         "/tmp/renders/crowd-$n-$path.png" $path $n >/dev/null || echo "FAIL crowd $n $path"
     done
   done
   tar -C /tmp -czf "$out/renders.tgz" --exclude='crowd-*' renders
-  (cd /tmp && tar -czf "$out/crowds.tgz" renders/crowd-*)
+  (cd /tmp && tar -czf "$out/crowds.tgz" renders/crowd-2000-* renders/crowd-500-*)
+  (cd /tmp && tar -czf "$out/crowds-8000.tgz" renders/crowd-8000-*)
   "$bin" demo --out /tmp/demo --frames 30 --characters 2000 | tail -n 6 | tee "$out/demo.txt"
   cp /tmp/demo/demo.png "$out/demo.png" 2>/dev/null
 fi
@@ -216,6 +219,17 @@ if [ "$what" = ab ]; then
       done
     done
   fi
+fi
+
+if [ "$what" = targets ] || [ "$what" = all ]; then
+  # The renderer issue's three targets for 8,000 spineboy-pro characters, three runs: the update alone (on 1 and 16
+  # threads), the tile path and the CPU path in one run, then the tile path with the update inside the pack (the CPU
+  # frame).
+  sb=(--skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" --characters 8000 --frames 60)
+  for run in 1 2 3; do
+    "$bin" bench "${sb[@]}" --threads 16 --paths update,gpu-tiles,cpu --json | tee -a "$out/targets.jsonl"
+    "$bin" bench "${sb[@]}" --threads 16 --paths gpu-tiles --update-in-pack --json | tee -a "$out/targets.jsonl"
+  done
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then

@@ -34,19 +34,25 @@ layout(push_constant) uniform PushBlock { GpuTilePush push; };
 // The vertices of the UV plane, as the device's raster pipeline takes them: 0, the snapped ones (NVIDIA's); 1, the
 // placed ones before snapping (lavapipe's). The renderer sets 1 on CPU implementations. It matters where pages are
 // minified many times: there, small UV differences pick other texels. With the wrong plane, a crowd of 15-pixel
-// spineboys on the H200 had 4.7% of its pixels off the raster pipeline's by more than 2/255 (0.11% with the snapped
-// one), and lavapipe's crowded-tiles test 1,433 channels (within its limit of 25 with the placed one).
+// spineboys on the H200 had 4.7% of its pixels off the raster pipeline's by more than 2/255 (none with the snapped
+// one and placed() below), and lavapipe's crowded-tiles test 1,433 channels (within its limit of 25 with the
+// placed one).
 layout(constant_id = 0) const uint k_uv_plane_placed = 0u;
 
 #include "camera.glsl"
 #include "tile_grid.glsl"
 
 // A vertex's position in pixels as draw.vert and the viewport transform place it (kept within 2^21 pixels, so that
-// the grid positions fit 32 bits).
+// the grid positions fit 32 bits). The viewport transform rounds its product before the sum, as NVIDIA's raster
+// pipeline does (lavapipe's gives the same bits either way): `precise` keeps the compiler from fusing them into an
+// fma, whose vertices sometimes snapped one grid step away. With the fma, a crowd of 15-pixel spineboys on the H200
+// had 0.07% of its pixels off the raster pipeline's by more than 2/255; without it, none.
 vec2 placed(GpuOutVertex o) {
     vec2 size = vec2(push.width, push.height);
     vec2 ndc = pixel_ndc(camera_pixel(vec2(o.x, o.y), push.scale, push.ox, push.oy), size);
-    return clamp(ndc * (size * 0.5) + size * 0.5, vec2(-2097152.0), vec2(2097152.0));
+    precise vec2 product = ndc * (size * 0.5);
+    precise vec2 pixel = product + size * 0.5;
+    return clamp(pixel, vec2(-2097152.0), vec2(2097152.0));
 }
 
 // Top-left rule (y down): a pixel centre exactly on an edge is covered only for a left edge or a top edge.
