@@ -31,7 +31,8 @@ bool beyond_a_double(std::string_view number) {
     const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
     const std::size_t first = mantissa.find_first_of("123456789");
     if (first == std::string_view::npos) return false;  // zero
-    long long power = first < point ? static_cast<long long>(point - first) - 1 : -static_cast<long long>(first - point);
+    long long power = first < point ? static_cast<long long>(point - first) - 1
+                                    : -static_cast<long long>(first - point);
     if (exponent_at != std::string_view::npos) {
         std::string_view e = magnitude.substr(exponent_at + 1);
         const bool down = e.starts_with('-');

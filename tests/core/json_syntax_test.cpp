@@ -63,7 +63,7 @@ TEST(JsonSyntax, names_the_first_number_or_escape_a_parser_must_refuse) {
     EXPECT_EQ(value_place_of("[\"ab\\uD800\"]"), "line 1, column 5");                 // a lone high surrogate
     EXPECT_EQ(value_place_of("[\"\\uD800\\u0041\"]"), "line 1, column 3");           // not followed by a low one
     EXPECT_EQ(value_place_of("{\"\\uDC00\": 1}"), "line 1, column 3");                // a lone low surrogate, in a key
-    EXPECT_EQ(value_place_of("[1e309"), "none");                                        // broken grammar: not this check's
+    EXPECT_EQ(value_place_of("[1e309"), "none");  // broken grammar: not this check's
 }
 
 TEST(JsonSyntax, the_error_place_falls_back_only_when_neither_check_finds_one) {
