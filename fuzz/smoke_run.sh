@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 seconds=${SPINEGPU_FUZZ_SECONDS:-30}
 rm -rf "$corpus" && mkdir -p "$corpus"
 case $name in
-  fuzz_json_loader) pattern='*.json' kind=json ;;
+  fuzz_json_loader|fuzz_json_places) pattern='*.json' kind=json ;;
   fuzz_pose|fuzz_gpu_data) pattern='*.json' kind=json ;;  # and the binary seeds and exports, below
   fuzz_binary_loader) pattern='*.skel' kind=binary ;;
   fuzz_atlas_parser) pattern='*.atlas' kind=atlas ;;

@@ -60,7 +60,7 @@ public:
 
     // The offset of the first byte that breaks the grammar (text size: it ended too soon), or nullopt.
     std::optional<std::size_t> run() {
-        pos_ = text_.size() - without_byte_order_mark(text_).size();
+        pos_ = 0;
         if (!value()) return pos_;
         space();
         if (pos_ != text_.size()) return pos_;

@@ -16,7 +16,7 @@ std::string place_of(std::string_view text, std::uint32_t depth = 1024) {
 }
 
 TEST(JsonSyntax, valid_documents_have_no_error_place) {
-    for (const char* text : {"{}", " [ ] ", "0", "-0.5e+10", "\"\\u00e9\\n\"", "\xEF\xBB\xBF{\"a\": [1, 2.5, true]}",
+    for (const char* text : {"{}", " [ ] ", "0", "-0.5e+10", "\"\\u00e9\\n\"", "{\"a\": [1, 2.5, true]}",
                              "{\"caf\xC3\xA9\": \"\xF0\x9F\x98\x80\", \"n\": null, \"f\": false}"})
         EXPECT_EQ(place_of(text), "valid") << text;
 }
@@ -36,6 +36,10 @@ TEST(JsonSyntax, names_the_line_and_column_of_the_first_broken_byte) {
     EXPECT_EQ(place_of("{} {}"), "line 1, column 4");                  // a second value
     EXPECT_EQ(place_of("[[[1]]]", 2), "line 1, column 3");             // nested past the depth
     EXPECT_EQ(place_of("[[1]]", 2), "valid");
+    // A byte order mark is the caller's to skip, as it is for the parser: one left in the text is an error.
+    EXPECT_EQ(place_of("\xEF\xBB\xBF{}"), "line 1, column 1");
+    EXPECT_EQ(place_of(without_byte_order_mark("\xEF\xBB\xBF{}")), "valid");
+    EXPECT_EQ(place_of(without_byte_order_mark("\xEF\xBB\xBF\xEF\xBB\xBF{}")), "line 1, column 1");
 }
 
 // "line L, column C" of the first value in `text` that a parser holding 64-bit integers and doubles must refuse, or

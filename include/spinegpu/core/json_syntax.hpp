@@ -23,7 +23,9 @@ inline std::string_view without_byte_order_mark(std::string_view text) {
 }
 
 // The place of the first byte at which `text` stops being one JSON value (RFC 8259, UTF-8, nested at most `depth`
-// deep; a leading byte order mark is skipped), or of its end when it ends too soon. Nullopt when it is valid JSON.
+// deep), or of its end when it ends too soon. Nullopt when it is valid JSON. `text` is what the parser read: a
+// caller that skips a byte order mark (without_byte_order_mark) passes the text after it, so that a second one is an
+// error here as it is for the parser.
 std::optional<TextPlace> json_syntax_error_place(std::string_view text, std::uint32_t depth = 1024);
 
 // The place of the first value in valid JSON `text` that a parser holding numbers as 64-bit integers or doubles
