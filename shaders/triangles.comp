@@ -44,9 +44,10 @@ layout(constant_id = 0) const uint k_uv_plane_placed = 0u;
 
 // A vertex's position in pixels as draw.vert and the viewport transform place it (kept within 2^21 pixels, so that
 // the grid positions fit 32 bits). The viewport transform rounds its product before the sum, as NVIDIA's raster
-// pipeline does (lavapipe's gives the same bits either way): `precise` keeps the compiler from fusing them into an
-// fma, whose vertices sometimes snapped one grid step away. With the fma, a crowd of 15-pixel spineboys on the H200
-// had 0.07% of its pixels off the raster pipeline's by more than 2/255; without it, none.
+// pipeline does (lavapipe's gave the same bits either way for the draw_a_crowd sample): `precise` keeps the compiler
+// from fusing them into an fma, whose vertices sometimes snapped one grid step away. With the fma, a crowd of
+// 15-pixel spineboys on the H200 had 0.07% of its pixels off the raster pipeline's by more than 2/255; without it,
+// none.
 vec2 placed(GpuOutVertex o) {
     vec2 size = vec2(push.width, push.height);
     vec2 ndc = pixel_ndc(camera_pixel(vec2(o.x, o.y), push.scale, push.ox, push.oy), size);

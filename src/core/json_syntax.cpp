@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 
 namespace spinegpu {
 namespace {
@@ -141,7 +140,7 @@ private:
         return true;
     }
 
-    // The four hexadecimal digits after the 'u' of an escape at pos_.
+    // The 'u' of an escape at pos_, then its four hexadecimal digits.
     bool hex_digits() {
         ++pos_;
         for (int k = 0; k < 4; ++k, ++pos_) {

@@ -1,5 +1,6 @@
 // json_syntax_error_place: valid JSON has no error place; broken JSON gets the line and column of the first byte
-// that breaks the grammar (or of the end, when the text ends too soon).
+// that breaks the grammar (or of the end, when the text ends too soon). json_value_error_place: the first number or
+// escape of valid JSON that the parser refuses. json_error_place: the two in turn, else the fallback.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -28,10 +28,10 @@ inline std::string_view without_byte_order_mark(std::string_view text) {
 // error here as it is for the parser.
 std::optional<TextPlace> json_syntax_error_place(std::string_view text, std::uint32_t depth = 1024);
 
-// The place of the first value in valid JSON `text` that a parser holding numbers as 64-bit integers or doubles
-// and strings as UTF-8 must refuse (as simdjson does): an integer outside [-2^63, 2^64 - 1], a number that rounds to
-// an infinite double, a \u escape of a surrogate that is not a high one followed by an escaped low one. Nullopt
-// when there is none, or when `text` is not valid JSON.
+// The place of the first value in valid JSON `text` that simdjson (3.0.1) refuses: an integer outside [-2^63,
+// 2^64 - 1], a number that rounds to an infinite double, a \u escape of a surrogate that is not a high one followed
+// by an escaped low one. Nullopt when there is none, or when `text` is not valid JSON. (For numbers of hundreds of
+// thousands of digits simdjson's exponent arithmetic saturates and the two may disagree.)
 std::optional<TextPlace> json_value_error_place(std::string_view text);
 
 // The place for a JSON parser's failure on `text`: "line L, column C" of json_syntax_error_place, else of
