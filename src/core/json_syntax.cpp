@@ -43,14 +43,6 @@ bool beyond_a_double(std::string_view number) {
     return power > 0;
 }
 
-// The value of the four hexadecimal digits at the start of `hex`.
-unsigned hex4(std::string_view hex) {
-    unsigned value = 0;
-    for (char c : hex.substr(0, 4))
-        value = value * 16 + static_cast<unsigned>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-    return value;
-}
-
 class SyntaxCheck {
 public:
     // With `values`, the check also stops at values a parser must refuse (see json_value_error_place).
@@ -140,30 +132,30 @@ private:
         return true;
     }
 
-    // The 'u' of an escape at pos_, then its four hexadecimal digits.
-    bool hex_digits() {
+    // Reads the 'u' of an escape at pos_ and its four hexadecimal digits: the UTF-16 unit they give, or nullopt at
+    // the first byte that is not one.
+    std::optional<unsigned> unicode_escape() {
         ++pos_;
+        unsigned unit = 0;
         for (int k = 0; k < 4; ++k, ++pos_) {
-            if (at_end()) return false;
+            if (at_end()) return std::nullopt;
             const unsigned char h = peek();
-            const bool hex = (h >= '0' && h <= '9') || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F');
-            if (!hex) return false;
+            if (h >= '0' && h <= '9') unit = unit * 16 + (h - '0');
+            else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f') unit = unit * 16 + ((h | 0x20) - 'a' + 10);
+            else return std::nullopt;
         }
-        return true;
+        return unit;
     }
 
-    // The \u escape at `escape` (its digits read) is no surrogate, or a high one followed by an escaped low one
-    // (which is then read too): a lone surrogate has no UTF-8 form.
-    bool surrogates_paired(std::size_t escape) {
-        const unsigned unit = hex4(text_.substr(escape + 2));
+    // Escaped unit `unit` (just read) is no surrogate, or a high one followed by an escaped low one, which is then
+    // read too: a lone surrogate has no UTF-8 form.
+    bool surrogates_paired(unsigned unit) {
         if (unit >= 0xDC00 && unit <= 0xDFFF) return false;
         if (unit < 0xD800 || unit > 0xDBFF) return true;
         if (text_.substr(pos_, 2) != "\\u") return false;
-        const std::size_t next = pos_;
         ++pos_;
-        if (!hex_digits()) return false;
-        const unsigned low = hex4(text_.substr(next + 2));
-        return low >= 0xDC00 && low <= 0xDFFF;
+        const std::optional<unsigned> low = unicode_escape();
+        return low && *low >= 0xDC00 && *low <= 0xDFFF;
     }
 
     bool string() {
@@ -181,8 +173,9 @@ private:
                 const char e = text_[pos_];
                 if (e == 'u') {
                     const std::size_t escape = pos_ - 1;
-                    if (!hex_digits()) return false;
-                    if (values_ && !surrogates_paired(escape)) {
+                    const std::optional<unsigned> unit = unicode_escape();
+                    if (!unit) return false;
+                    if (values_ && !surrogates_paired(*unit)) {
                         pos_ = escape;
                         return false;
                     }
@@ -279,16 +272,17 @@ std::optional<TextPlace> json_syntax_error_place(std::string_view text, std::uin
 }
 
 std::optional<TextPlace> json_value_error_place(std::string_view text) {
-    if (SyntaxCheck(text, 1024).run()) return std::nullopt;
-    const std::optional<std::size_t> offset = SyntaxCheck(text, 1024, true).run();
+    if (SyntaxCheck(text, k_json_depth).run()) return std::nullopt;
+    const std::optional<std::size_t> offset = SyntaxCheck(text, k_json_depth, true).run();
     if (!offset) return std::nullopt;
     return place_at(text, *offset);
 }
 
 std::string json_error_place(std::string_view text, std::string fallback) {
-    std::optional<TextPlace> place = json_syntax_error_place(text);
-    if (!place) place = json_value_error_place(text);
-    return place ? place->text() : std::move(fallback);
+    // The grammar check first: its place is the first broken byte even where a refused value comes earlier.
+    std::optional<std::size_t> offset = SyntaxCheck(text, k_json_depth).run();
+    if (!offset) offset = SyntaxCheck(text, k_json_depth, true).run();
+    return offset ? place_at(text, *offset).text() : std::move(fallback);
 }
 
 }  // namespace spinegpu

@@ -11,7 +11,7 @@ namespace spinegpu {
 namespace {
 
 // "line L, column C" of the error in `text`, or "valid".
-std::string place_of(std::string_view text, std::uint32_t depth = 1024) {
+std::string place_of(std::string_view text, std::uint32_t depth = k_json_depth) {
     const std::optional<TextPlace> place = json_syntax_error_place(text, depth);
     return place ? place->text() : "valid";
 }

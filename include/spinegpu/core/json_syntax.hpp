@@ -9,6 +9,9 @@
 
 namespace spinegpu {
 
+// How deep JSON values may nest, as for simdjson's DOM parser (its default maximum depth).
+inline constexpr std::uint32_t k_json_depth = 1024;
+
 // A place in a text file: line and column, from 1; columns count bytes.
 struct TextPlace {
     std::uint32_t line = 1, column = 1;
@@ -26,7 +29,7 @@ inline std::string_view without_byte_order_mark(std::string_view text) {
 // deep), or of its end when it ends too soon. Nullopt when it is valid JSON. `text` is what the parser read: a
 // caller that skips a byte order mark (without_byte_order_mark) passes the text after it, so that a second one is an
 // error here as it is for the parser.
-std::optional<TextPlace> json_syntax_error_place(std::string_view text, std::uint32_t depth = 1024);
+std::optional<TextPlace> json_syntax_error_place(std::string_view text, std::uint32_t depth = k_json_depth);
 
 // The place of the first value in valid JSON `text` that simdjson (3.0.1) refuses: an integer outside [-2^63,
 // 2^64 - 1], a number that rounds to an infinite double, a \u escape of a surrogate that is not a high one followed
