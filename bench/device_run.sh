@@ -4,11 +4,13 @@
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib: libsimdjson, libtbb), the Vulkan
 # loader packages with vulkan-validationlayers (.gl: Debian's .deb files, `apt-get download`) and the Spine examples
 # the checks read (.examples); bench/device_prepare.sh makes all three. Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|targets|diagnose|tiles|ab|frame|rounds|memory|host|all]
+#   bash bench/device_run.sh [bench|checks|targets|sizes|diagnose|tiles|ab|frame|rounds|memory|host|all]
 #   (QUICK=1: the diagnosis at 64 px only)
 # targets: the renderer issue's targets for 8,000 spineboy-pro characters (GPU ms, CPU frame, the CPU path's frame
 #     against the tile path's), three runs.
 # tiles: the tile rasterizer against the raster pipeline, 8,000 spineboys at 16 to 128 px, and the other skeletons.
+# sizes: the tile rasterizer of every carried build (as ab) for fewer, larger characters: 8,000 spineboys at 64 px
+#     to 2 at 4,096 px, raptors at 256 and 1,024 px; then the raster pipeline.
 # frame: the CPU frame of 8,000 characters (spineboy, raptor, celestial) through gpu-tiles, the update before packing
 #     and inside it (--update-in-pack), next to the update alone and the CPU path; every carried build in turn (as
 #     ab), three rounds.
@@ -219,6 +221,26 @@ if [ "$what" = ab ]; then
       done
     done
   fi
+fi
+
+if [ "$what" = sizes ]; then
+  # The tile path as characters grow and their number falls (about the same covered area: 8,000 spineboys 64 pixels
+  # tall down to 2 of 4,096; raptors at 256 and 1,024): every carried build in turn, three rounds, then the raster
+  # pipeline once for comparison. Past some hundreds of pixels a character's masks no longer fit shared memory.
+  sizes_bench() {
+    for spec in spineboy:8000:64 spineboy:2000:128 spineboy:500:256 spineboy:125:512 spineboy:32:1024 \
+                spineboy:8:2048 spineboy:2:4096 raptor:500:256 raptor:32:1024; do
+      IFS=: read -r skel n px <<< "$spec"
+      "$1" bench --skeleton "$E/$skel/$skel-pro.skel" --atlas "$E/$skel/$skel-pma.atlas" --characters "$n" \
+        --character-pixels "$px" --frames 30 --threads 16 --paths "$3" --json \
+        | sed "s/\"path\": \"/\"build\": \"$2\", \"pixels\": $px, \"path\": \"/"
+    done
+  }
+  builds=$(cd .devlib && ls spinegpu*)
+  for round in 1 2 3; do
+    for b in $builds; do sizes_bench "$PWD/.devlib/$b" "$b" gpu-tiles | tee -a "$out/sizes.jsonl"; done
+  done
+  sizes_bench "$bin" spinegpu gpu | tee -a "$out/sizes.jsonl"
 fi
 
 if [ "$what" = targets ]; then  # not in all: its file would make nine in $OUT

@@ -9,11 +9,11 @@
 // order, 256 at a time (a round), across characters: each thread finds one from the counts and the masks and sets
 // it up in shared memory (its exact coverage of each pair of rows, UV and looks). Then every thread walks the
 // slots of its rows in order, queues the ones that cover its pixel centre and shades the queue (see
-// rasterize_slots). A character without masks (too large for them, or the pool was full) offers every triangle,
-// and the set-up drops those that miss the tile. Coverage follows exact integer edge functions with the top-left
-// rule on the snapped vertices, so the tile rasterizer covers what the raster pipeline covers. Shading is
-// shading.glsl's; the blend dst = src0 + dst * src1 is done here in 8-bit arithmetic, as a raster pipeline blends
-// into an 8-bit target (lavapipe's blender exactly; hardware blenders may keep more bits inside one blend).
+// rasterize_slots). A character without masks (the pool was full) offers every triangle, and the set-up drops those
+// that miss the tile. Coverage follows exact integer edge functions with the top-left rule on the snapped vertices,
+// so the tile rasterizer covers what the raster pipeline covers. Shading is shading.glsl's; the blend dst = src0 +
+// dst * src1 is done here in 8-bit arithmetic, as a raster pipeline blends into an 8-bit target (lavapipe's blender
+// exactly; hardware blenders may keep more bits inside one blend).
 //
 // Shared memory is synchronised by barriers at fixed points of every chunk, pass and round; where an array is
 // cleared or written says which barrier makes it safe. All loops around barriers run the same number of times in

@@ -6,7 +6,8 @@
 // per edge, UV as a plane over the positions the device's raster pipeline interpolates it over, and the
 // first vertex's colours and material (flat, as the draw's provoking vertex gives them). Then it sets the
 // character's bit in every tile that box touches, and the triangle's bit in the character's mask of each of those
-// tiles (built in shared memory over the character's box of tiles, then copied to the pool). Bits are set with
+// tiles (built in shared memory over the character's box of tiles, then copied to the pool; a character whose masks
+// do not fit shared memory, one some hundreds of pixels tall, builds them in the pool itself). Bits are set with
 // atomicOr, so the order of the work does not matter: the rasterizer reads each tile's bits in character order,
 // which is draw order, and each mask in triangle order.
 #extension GL_GOOGLE_include_directive : require
@@ -24,10 +25,13 @@ layout(std430, set = 0, binding = 16) writeonly buffer Triangles { GpuTriangle t
 // Per triangle, the box of pixel centres it may cover in the target: min x | min y << 16, max x | max y << 16
 // (min > max: none). Apart from the rest, so that the rasterizer's tests of every triangle read 8 bytes each.
 layout(std430, set = 0, binding = 17) buffer TriangleBoxes { uvec2 triangle_boxes[]; };
-// [1]: tile mask words allocated from the pool this frame; [2]: words asked for, in k_tile_mask_demand_unit units.
+// [1]: tile mask words allocated from the pool this frame; [2]: words asked for, in k_tile_mask_demand_unit units;
+// [3]: characters in view that got no masks (the pool was full).
 layout(std430, set = 0, binding = 14) buffer Counters { uint counters[]; };
 layout(std430, set = 0, binding = 18) writeonly buffer CharacterTiles { GpuCharacterTiles character_tiles[]; };
-layout(std430, set = 0, binding = 19) writeonly buffer TileMasks { uint tile_masks[]; };
+// Coherent: a large character's masks are cleared with stores, then set with atomics by other threads of the
+// workgroup.
+layout(std430, set = 0, binding = 19) coherent buffer TileMasks { uint tile_masks[]; };
 
 layout(push_constant) uniform PushBlock { GpuTilePush push; };
 
@@ -145,27 +149,50 @@ void main() {
     ivec4 tiles = s_tiles;
     uint wide = uint(max(tiles.z - tiles.x + 1, 0)), high = uint(max(tiles.w - tiles.y + 1, 0));
     uint words = (end - first + 31u) / 32u;
-    // Masks only where they fit shared memory (each factor checked first, so that the product cannot wrap).
-    uint box_tiles = wide <= k_tile_mask_shared_words && high <= k_tile_mask_shared_words ? wide * high : ~0u;
-    bool masked = box_tiles <= k_tile_mask_shared_words && words < k_tile_mask_shared_words &&
-                  box_tiles * (words + 1u) <= k_tile_mask_shared_words;
     uint stride = words + 1u;  // per tile: the count of its triangles, then the mask words
-    uint mask_count = masked ? box_tiles * stride : 0u;
+    // (64 bits: a box of up to 2^20 tiles times a stride of up to 2^27 words.)
+    uint64_t box_words = uint64_t(wide) * uint64_t(high) * uint64_t(stride);
+    // Masks in shared memory where they fit, else in the pool itself, where it has room.
+    bool shared_masks = box_words <= uint64_t(k_tile_mask_shared_words);
+    uint mask_count = box_words <= uint64_t(push.mask_words) ? uint(box_words) : 0u;
     if (tid == 0u) {
         uint at = k_no_tile_mask;
-        uint demand = (mask_count + k_tile_mask_demand_unit - 1u) / k_tile_mask_demand_unit;
-        if (demand != 0u) atomicAdd(counters[2], demand);
-        // Once the pool is seen full no more is taken, so the count passes it by at most what the workgroups in
-        // flight take, and cannot wrap.
-        if (mask_count != 0u && counters[1] < push.mask_words) {
-            uint taken = atomicAdd(counters[1], mask_count);
-            if (taken <= push.mask_words && mask_count <= push.mask_words - taken) at = taken;
+        // The count of words asked for stops growing past 2^31 units and takes at most k_tile_mask_demand_cap
+        // units from a character, so that the workgroups in flight cannot wrap it.
+        uint demand = uint(min((box_words + uint64_t(k_tile_mask_demand_unit - 1u)) / uint64_t(k_tile_mask_demand_unit),
+                               uint64_t(k_tile_mask_demand_cap)));
+        if (demand != 0u && counters[2] < 0x80000000u) atomicAdd(counters[2], demand);
+        if (mask_count != 0u && shared_masks) {
+            // Once the pool is seen full no more is taken, so the count passes it by at most what the workgroups
+            // in flight take (each at most k_tile_mask_shared_words), and cannot wrap.
+            if (counters[1] < push.mask_words) {
+                uint taken = atomicAdd(counters[1], mask_count);
+                if (taken <= push.mask_words && mask_count <= push.mask_words - taken) at = taken;
+            }
+        } else if (mask_count != 0u) {
+            // A large character takes its words only while they fit, so it never moves the count past the pool.
+            uint taken = counters[1];
+            while (taken <= push.mask_words && mask_count <= push.mask_words - taken) {
+                uint seen = atomicCompSwap(counters[1], taken, taken + mask_count);
+                if (seen == taken) {
+                    at = taken;
+                    break;
+                }
+                taken = seen;
+            }
         }
+        if (at == k_no_tile_mask && box_words != 0ul) atomicAdd(counters[3], 1u);
         s_mask_first = at;
         character_tiles[c] = GpuCharacterTiles(at, uint(tiles.x) | uint(tiles.y) << 16, wide | high << 16, words);
     }
-    for (uint i = tid; i < mask_count; i += k_triangle_workgroup) s_masks[i] = 0u;
+    if (shared_masks)
+        for (uint i = tid; i < mask_count; i += k_triangle_workgroup) s_masks[i] = 0u;
     barrier();
+    if (!shared_masks && s_mask_first != k_no_tile_mask) {
+        for (uint i = tid; i < mask_count; i += k_triangle_workgroup) tile_masks[s_mask_first + i] = 0u;
+        memoryBarrierBuffer();  // the zeros before any thread's atomics below
+        barrier();
+    }
     uint mask_first = s_mask_first;
     uint word = c >> 5, bit = 1u << (c & 31u);
     for (uint t = first + tid; t < end; t += k_triangle_workgroup) {
@@ -178,14 +205,18 @@ void main() {
             for (int x = touched.x; x <= touched.z; ++x) {
                 uint i = (uint(y) * push.tiles_x + uint(x)) * push.words_per_tile + word;
                 if ((tile_bits[i] & bit) == 0u) atomicOr(tile_bits[i], bit);  // most are set already
-                if (mask_first != k_no_tile_mask) {
-                    uint at = (uint(y - tiles.y) * wide + uint(x - tiles.x)) * stride;
+                if (mask_first == k_no_tile_mask) continue;
+                uint at = (uint(y - tiles.y) * wide + uint(x - tiles.x)) * stride;
+                if (shared_masks) {
                     atomicOr(s_masks[at + 1u + mask_word], mask_bit);
                     atomicAdd(s_masks[at], 1u);
+                } else {
+                    atomicOr(tile_masks[mask_first + at + 1u + mask_word], mask_bit);
+                    atomicAdd(tile_masks[mask_first + at], 1u);
                 }
             }
     }
     barrier();
-    if (mask_first != k_no_tile_mask)
+    if (shared_masks && mask_first != k_no_tile_mask)
         for (uint i = tid; i < mask_count; i += k_triangle_workgroup) tile_masks[mask_first + i] = s_masks[i];
 }

@@ -212,6 +212,7 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
     if (slot.tiles) {
         const auto* counted = static_cast<const std::uint32_t*>(slot.counters.mapped);
         tile_mask_words_asked = std::uint64_t{counted[2]} * k_tile_mask_demand_unit;
+        slot.stats.unmasked = counted[3];
         if (slot.timed) slot.stats.fragments = counted[0];
     } else if (slot.timed && statistics != VK_NULL_HANDLE) {
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
@@ -549,7 +550,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     VkDescriptorSet set = packs ? f.set_gpu : f.set_cpu;
     f.tiles = tiles;
     if (tiles) {
-        vkCmdFillBuffer(cb, f.counters.buffer, 0, 12, 0);
+        vkCmdFillBuffer(cb, f.counters.buffer, 0, 16, 0);
         if (tile_bytes > 0) vkCmdFillBuffer(cb, f.tile_bits.buffer, 0, tile_bytes, 0);
         VkMemoryBarrier cleared{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         cleared.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;

@@ -61,7 +61,8 @@ struct FrameSlot {
     GpuBuffer gpu_vertices, gpu_indices;  // skinning pass output (device local)
     GpuBuffer tile_bits;                  // RenderPath::gpu_tiles: per tile, a bit per visible character
     GpuBuffer counters;                   // RenderPath::gpu_tiles (host visible): [0] pixels shaded, [1] tile mask
-                                          // words allocated, [2] words asked for / k_tile_mask_demand_unit
+                                          // words allocated, [2] words asked for / k_tile_mask_demand_unit, [3]
+                                          // characters in view without masks
     GpuBuffer triangles, triangle_boxes;  // RenderPath::gpu_tiles: every triangle set up, and its pixel box
     GpuBuffer character_tiles, tile_masks;  // RenderPath::gpu_tiles: per character where its triangle masks are;
                                             // the pool they are allocated from

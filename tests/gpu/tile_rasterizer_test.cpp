@@ -1,10 +1,11 @@
 // The tile rasterizer (RenderPath::gpu_tiles) on a real device (lavapipe in CI), with the validation layer: it draws
 // the raster pipeline's pixels, for overlapping characters, close-ups whose edges need 64 bits, tiles with more
 // than 256 characters, frames with more characters than one chunk of a tile's bitset, and characters without
-// triangle masks (the pool full or not there); its coverage masks equal the edge functions at every pixel. Skipped,
-// with the reason, when no Vulkan device exists.
+// triangle masks (the pool full or not there), and a character whose masks are built in the pool; its coverage
+// masks equal the edge functions at every pixel. Skipped, with the reason, when no Vulkan device exists.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -151,6 +152,68 @@ TEST(TileRasterizer, draws_crowded_tiles_and_thousands_of_characters_with_and_wi
     EXPECT_EQ(coverage_disagreements(*renderer, swarm->characters, swarm->camera, checked), 0u);
     EXPECT_GT(checked, std::uint64_t{k_width} * k_height);
     expect_no_validation_messages(*renderer);
+}
+
+// Draws `characters` into a `width` x `height` target through `path`; the image, and the frame's figures in `stats`.
+std::optional<Image> draw_image(Renderer& renderer, std::span<const CharacterDraw> characters, const Camera2D& camera,
+                                std::uint32_t width, std::uint32_t height, RenderPath path, FrameStats& stats) {
+    Result<FrameStats> frame = renderer.draw(characters, camera, width, height, k_background, path);
+    EXPECT_TRUE(frame.ok()) << frame.error().message();
+    if (!frame) return std::nullopt;
+    Result<FrameStats> done = renderer.finish();
+    EXPECT_TRUE(done.ok()) << done.error().message();
+    if (!done) return std::nullopt;
+    stats = *done;
+    Result<Image> image = renderer.read_back();
+    EXPECT_TRUE(image.ok()) << image.error().message();
+    if (!image) return std::nullopt;
+    return std::move(*image);
+}
+
+TEST(TileRasterizer, builds_the_masks_of_a_character_too_large_for_shared_memory_in_the_pool) {
+    // A raptor about 460 pixels across: its masks (about 26 words for each of some 500 tiles) pass the 4,088 words
+    // of shared memory, so the triangle pass builds them in the pool. The first frame's pool is a guess; from the
+    // second frame on the character has masks, and the pixels are the raster pipeline's. Without a pool it is
+    // drawn without masks, and counted.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    constexpr std::uint32_t k_size = 512;
+    for (const char* pool : {static_cast<const char*>(nullptr), "0"}) {
+        std::string skip_reason;
+        std::unique_ptr<Renderer> renderer =
+            pool ? create_renderer_with("SPINEGPU_DIAGNOSE_MASK_POOL", pool, skip_reason) : create_renderer(skip_reason);
+        if (!renderer) {
+            if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
+            return;
+        }
+        std::optional<AddedType> raptor =
+            load_type(*renderer, "raptor/raptor-pro.skel", "raptor/raptor-pma.atlas", "raptor-pro");
+        ASSERT_TRUE(raptor);
+        const SkeletonData& data = raptor->data();
+        Player player(data, k_none, data.animation_names.find("walk"));
+        for (int s = 0; s < 7; ++s) player.step(1.0 / 30);
+        const CharacterDraw character{&player.pose, raptor->type, Color{}};
+        Camera2D camera = fit(player.pose, raptor->binding());
+        const float grow = static_cast<float>(k_size) / static_cast<float>(k_width);
+        camera = {camera.scale * grow, camera.ox * grow, camera.oy * grow};
+        FrameStats stats;
+        std::optional<Image> tiles;
+        for (int frame = 0; frame < 2; ++frame)
+            tiles = draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu_tiles, stats);
+        ASSERT_TRUE(tiles);
+        EXPECT_EQ(stats.unmasked, pool ? 1u : 0u) << "characters without masks, mask pool " << (pool ? pool : "");
+        FrameStats raster_stats;
+        std::optional<Image> raster =
+            draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu, raster_stats);
+        ASSERT_TRUE(raster);
+        EXPECT_EQ(raster_stats.unmasked, 0u) << "only the tile path has masks";
+        const std::uint32_t drawn = pixels_off_background(*raster);
+        std::uint32_t differing = 0;
+        for (std::size_t i = 0; i < raster->rgba.size(); ++i)
+            if (std::abs(int(raster->rgba[i]) - int(tiles->rgba[i])) > 2) ++differing;
+        EXPECT_GT(drawn, k_size * k_size / 8);
+        EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255, mask pool " << (pool ? pool : "");
+        expect_no_validation_messages(*renderer);
+    }
 }
 
 }  // namespace

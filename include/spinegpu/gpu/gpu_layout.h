@@ -51,13 +51,16 @@ SPINEGPU_CONST k_tile_size = 16u;
 // Threads per workgroup of the triangle setup pass (triangles.comp): one workgroup per character, one thread per
 // triangle.
 SPINEGPU_CONST k_triangle_workgroup = 64u;
-// Most words a character's triangle masks may take (triangles.comp builds them in shared memory, within the 16 KB
-// every device has); a character needing more, or finding the pool full, gets none, and the rasterizer offers
-// each of its triangles to the tile instead.
+// Most words of triangle masks that triangles.comp builds in shared memory, within the 16 KB every device has; a
+// character needing more builds its masks in the pool itself. One finding the pool full gets none, and the
+// rasterizer offers each of its triangles to the tile instead.
 SPINEGPU_CONST k_tile_mask_shared_words = 4088u;
 // The triangle pass counts the mask words characters asked for in units of this many (so that the 32-bit count
 // cannot wrap before the frame's other limits are reached).
 SPINEGPU_CONST k_tile_mask_demand_unit = 16u;
+// The most units one character adds to that count (2^20 words: a 1080p view's every tile at 128 words each);
+// with the count held under 2^31, the workgroups in flight cannot wrap it.
+SPINEGPU_CONST k_tile_mask_demand_cap = 65536u;
 // GpuCharacterTiles::mask_first for "no masks".
 SPINEGPU_CONST k_no_tile_mask = 0xFFFFFFFFu;
 // GpuTriangle::flags: the top-left rule holds for edge k (vertex k to k + 1) when bit k is set.

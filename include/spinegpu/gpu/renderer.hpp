@@ -93,6 +93,10 @@ struct FrameStats {
     // Fragment shader invocations, or on the tile path the covered pixels shaded (known with gpu_ms; 0 where not
     // counted).
     std::uint64_t fragments = 0;
+    // Tile path: characters in view drawn without triangle masks because the mask pool was full (it grows to what
+    // the frame asked for, so the next frame has room); each offers every triangle to every tile it meets, which is
+    // slower, not wrong.
+    std::uint32_t unmasked = 0;
 };
 
 class Renderer {
