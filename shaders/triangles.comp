@@ -5,11 +5,12 @@
 // tile the triangle touches needs: the box of pixel centres it may cover, the snapped vertices, the top-left rule
 // per edge, UV as a plane over the positions the device's raster pipeline interpolates it over, and the
 // first vertex's colours and material (flat, as the draw's provoking vertex gives them). Then it sets the
-// character's bit in every tile that box touches, and the triangle's bit in the character's mask of each of those
-// tiles (built in shared memory over the character's box of tiles, then copied to the pool; a character whose masks
-// do not fit shared memory, one some hundreds of pixels tall, builds them in the pool itself). Bits are set with
-// atomicOr, so the order of the work does not matter: the rasterizer reads each tile's bits in character order,
-// which is draw order, and each mask in triangle order.
+// triangle's bit in the character's mask of every tile that box touches (built in shared memory over the
+// character's box of tiles, then copied to the pool; a character whose masks do not fit shared memory, one some
+// hundreds of pixels tall, builds them in the pool itself), and the character's bit in each of those tiles (once per
+// tile from the masks; per triangle and tile for a character the pool had no room for). Bits are set with atomicOr,
+// so the order of the work does not matter: the rasterizer reads each tile's bits in character order, which is draw
+// order, and each mask in triangle order.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
 #include "spinegpu/gpu/gpu_layout.h"
@@ -203,9 +204,11 @@ void main() {
         uint mask_word = (t - first) >> 5, mask_bit = 1u << ((t - first) & 31u);
         for (int y = touched.y; y <= touched.w; ++y)
             for (int x = touched.x; x <= touched.z; ++x) {
-                uint i = (uint(y) * push.tiles_x + uint(x)) * push.words_per_tile + word;
-                if ((tile_bits[i] & bit) == 0u) atomicOr(tile_bits[i], bit);  // most are set already
-                if (mask_first == k_no_tile_mask) continue;
+                if (mask_first == k_no_tile_mask) {
+                    uint i = (uint(y) * push.tiles_x + uint(x)) * push.words_per_tile + word;
+                    if ((tile_bits[i] & bit) == 0u) atomicOr(tile_bits[i], bit);  // most are set already
+                    continue;
+                }
                 uint at = (uint(y - tiles.y) * wide + uint(x - tiles.x)) * stride;
                 if (shared_masks) {
                     atomicOr(s_masks[at + 1u + mask_word], mask_bit);
@@ -216,7 +219,18 @@ void main() {
                 }
             }
     }
+    if (mask_first == k_no_tile_mask) return;
+    if (!shared_masks) memoryBarrierBuffer();  // the counts before the reads below
     barrier();
-    if (shared_masks && mask_first != k_no_tile_mask)
+    // The character's bit in each tile of its box that some triangle touches, one atomic per tile: a read of the
+    // bit per triangle and tile, as above, waits on memory in turn, which for a character thousands of pixels tall
+    // (one workgroup, tens of thousands of pairs) took longer than all the rest.
+    for (uint i = tid; i < wide * high; i += k_triangle_workgroup) {
+        uint count = shared_masks ? s_masks[i * stride] : tile_masks[mask_first + i * stride];
+        if (count == 0u) continue;
+        uint x = uint(tiles.x) + i % wide, y = uint(tiles.y) + i / wide;
+        atomicOr(tile_bits[(y * push.tiles_x + x) * push.words_per_tile + word], bit);
+    }
+    if (shared_masks)
         for (uint i = tid; i < mask_count; i += k_triangle_workgroup) tile_masks[mask_first + i] = s_masks[i];
 }
