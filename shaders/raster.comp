@@ -9,11 +9,11 @@
 // order, 256 at a time (a round), across characters: each thread finds one from the counts and the masks and sets
 // it up in shared memory (its exact coverage of each pair of rows, UV and looks). Then every thread walks the
 // slots of its rows in order, queues the ones that cover its pixel centre and shades the queue (see
-// rasterize_slots). A character without masks (the pool was full) offers every triangle, and the set-up drops those
-// that miss the tile. Coverage follows exact integer edge functions with the top-left rule on the snapped vertices,
-// so the tile rasterizer covers what the raster pipeline covers. Shading is shading.glsl's; the blend dst = src0 +
-// dst * src1 is done here in 8-bit arithmetic, as a raster pipeline blends into an 8-bit target (lavapipe's blender
-// exactly; hardware blenders may keep more bits inside one blend).
+// rasterize_slots). A character without masks (the pool had no room for them) offers every triangle, and the set-up
+// drops those that miss the tile. Coverage follows exact integer edge functions with the top-left rule on the
+// snapped vertices, so the tile rasterizer covers what the raster pipeline covers. Shading is shading.glsl's; the
+// blend dst = src0 + dst * src1 is done here in 8-bit arithmetic, as a raster pipeline blends into an 8-bit target
+// (lavapipe's blender exactly; hardware blenders may keep more bits inside one blend).
 //
 // Shared memory is synchronised by barriers at fixed points of every chunk, pass and round; where an array is
 // cleared or written says which barrier makes it safe. All loops around barriers run the same number of times in
@@ -42,8 +42,10 @@ layout(push_constant) uniform PushBlock { GpuTilePush push; };
 // Diagnostics (SPINEGPU_DIAGNOSE_TILES=N), to tell where the time goes when profiling; wrong pixels, off in every
 // normal run. 1: covered pixels are counted but not shaded; 2: offered triangles are set up but not rasterized; 3: the
 // tile's characters are found and their masks read, but nothing is drawn. 4 (a test): each offered triangle's
-// coverage masks and row bits are checked against its edge functions at every pixel of the tile; the pixel comes
-// out opaque white where they disagree, opaque black elsewhere.
+// coverage masks and row bits are checked against its edge functions at every pixel of the tile, and each masked
+// character's mask against its count (the bits' count, and not 0: the tile's bit is set only where the mask holds
+// some); the pixel comes out opaque white where they disagree (all the tile's pixels for a wrong mask), opaque black
+// elsewhere.
 layout(constant_id = 0) const uint k_diagnose = 0u;
 
 #include "camera.glsl"
@@ -74,6 +76,7 @@ shared uint s_shaded;
 const uint k_diagnose_slots = k_diagnose == 4u ? k_threads : 1u;
 shared uint s_triangle[k_diagnose_slots];
 const uint k_missed = 0x80000000u;  // (triangle indices are below 2^31: a frame has at most 2^32 indices)
+shared uint s_mask_wrong;  // k_diagnose 4: some character's mask for this tile disagrees with its count
 
 // The position of the n-th set bit of `bits` (n < bitCount(bits)).
 uint nth_bit(uint bits, uint n) {
@@ -270,6 +273,11 @@ void describe_character(uint c, uint i) {
     if (r.mask_first != k_no_tile_mask && all(greaterThanEqual(tile, ivec2(0))) && all(lessThan(tile, extent))) {
         at = r.mask_first + (uint(tile.y) * uint(extent.x) + uint(tile.x)) * (r.words + 1u);
         offered = tile_masks[at];
+        if (k_diagnose == 4u) {
+            uint bits = 0u;
+            for (uint w = 0u; w < r.words; ++w) bits += uint(bitCount(tile_masks[at + 1u + w]));
+            if (bits != offered || offered == 0u) atomicOr(s_mask_wrong, 1u);
+        }
     }
     s_char_first[i] = first;
     s_char_mask[i] = at;
@@ -328,6 +336,7 @@ void main() {
     uint shaded = 0u;
     uint round = 0u;
     if (tid == 0u) s_shaded = 0u;
+    if (tid == 0u) s_mask_wrong = 0u;
     if (tid < 128u) s_rows[tid] = 0u;  // both halves (first read after the chunk's barriers)
     uint bits_first = (gl_WorkGroupID.y * push.tiles_x + gl_WorkGroupID.x) * push.words_per_tile;
     for (uint chunk = 0u; chunk < push.words_per_tile; chunk += k_threads) {
@@ -359,5 +368,6 @@ void main() {
     atomicAdd(s_shaded, shaded);
     barrier();
     if (tid == 0u && s_shaded != 0u) atomicAdd(counters[0], s_shaded);
+    if (k_diagnose == 4u && s_mask_wrong != 0u) dst = ~0u;
     if (pixel.x < int(push.width) && pixel.y < int(push.height)) imageStore(target, pixel, unpackUnorm4x8(dst));
 }

@@ -27,11 +27,12 @@ layout(std430, set = 0, binding = 16) writeonly buffer Triangles { GpuTriangle t
 // (min > max: none). Apart from the rest, so that the rasterizer's tests of every triangle read 8 bytes each.
 layout(std430, set = 0, binding = 17) buffer TriangleBoxes { uvec2 triangle_boxes[]; };
 // [1]: tile mask words allocated from the pool this frame; [2]: words asked for, in k_tile_mask_demand_unit units;
-// [3]: characters in view that got no masks (the pool was full).
-layout(std430, set = 0, binding = 14) buffer Counters { uint counters[]; };
+// [3]: characters in view that got no masks (the pool had no room for them). Coherent: the limits below read the
+// counts that other workgroups change.
+layout(std430, set = 0, binding = 14) coherent buffer Counters { uint counters[]; };
 layout(std430, set = 0, binding = 18) writeonly buffer CharacterTiles { GpuCharacterTiles character_tiles[]; };
-// Coherent: a large character's masks are cleared with stores, then set with atomics by other threads of the
-// workgroup.
+// Coherent: a large character's masks are cleared with stores, set with atomics and their counts read, each by
+// other threads of the workgroup than the one before.
 layout(std430, set = 0, binding = 19) coherent buffer TileMasks { uint tile_masks[]; };
 
 layout(push_constant) uniform PushBlock { GpuTilePush push; };
@@ -151,18 +152,28 @@ void main() {
     uint wide = uint(max(tiles.z - tiles.x + 1, 0)), high = uint(max(tiles.w - tiles.y + 1, 0));
     uint words = (end - first + 31u) / 32u;
     uint stride = words + 1u;  // per tile: the count of its triangles, then the mask words
-    // (64 bits: a box of up to 2^20 tiles times a stride of up to 2^27 words.)
+    // (64 bits: a box of tiles times a stride can pass 2^32 words.)
     uint64_t box_words = uint64_t(wide) * uint64_t(high) * uint64_t(stride);
     // Masks in shared memory where they fit, else in the pool itself, where it has room.
     bool shared_masks = box_words <= uint64_t(k_tile_mask_shared_words);
     uint mask_count = box_words <= uint64_t(push.mask_words) ? uint(box_words) : 0u;
     if (tid == 0u) {
         uint at = k_no_tile_mask;
-        // The count of words asked for stops growing past 2^31 units and takes at most k_tile_mask_demand_cap
-        // units from a character, so that the workgroups in flight cannot wrap it.
-        uint demand = uint(min((box_words + uint64_t(k_tile_mask_demand_unit - 1u)) / uint64_t(k_tile_mask_demand_unit),
-                               uint64_t(k_tile_mask_demand_cap)));
-        if (demand != 0u && counters[2] < 0x80000000u) atomicAdd(counters[2], demand);
+        // The count of words asked for: a character asking for at most k_tile_mask_demand_cap units adds them while
+        // the count is under 2^31 (so the workgroups in flight cannot wrap it); a larger one adds with a compare
+        // and swap that stops at k_tile_mask_demand_limit.
+        uint64_t demand = (box_words + uint64_t(k_tile_mask_demand_unit - 1u)) / uint64_t(k_tile_mask_demand_unit);
+        if (demand > uint64_t(k_tile_mask_demand_cap)) {
+            uint seen = counters[2], asked = uint(min(demand, uint64_t(k_tile_mask_demand_limit)));
+            while (seen < k_tile_mask_demand_limit) {
+                uint sum = seen + min(asked, k_tile_mask_demand_limit - seen);
+                uint was = atomicCompSwap(counters[2], seen, sum);
+                if (was == seen) break;
+                seen = was;
+            }
+        } else if (demand != 0ul && counters[2] < 0x80000000u) {
+            atomicAdd(counters[2], uint(demand));
+        }
         if (mask_count != 0u && shared_masks) {
             // Once the pool is seen full no more is taken, so the count passes it by at most what the workgroups
             // in flight take (each at most k_tile_mask_shared_words), and cannot wrap.
@@ -191,7 +202,7 @@ void main() {
     barrier();
     if (!shared_masks && s_mask_first != k_no_tile_mask) {
         for (uint i = tid; i < mask_count; i += k_triangle_workgroup) tile_masks[s_mask_first + i] = 0u;
-        memoryBarrierBuffer();  // the zeros before any thread's atomics below
+        groupMemoryBarrier();  // the zeros before any thread's atomics below
         barrier();
     }
     uint mask_first = s_mask_first;
@@ -220,7 +231,7 @@ void main() {
             }
     }
     if (mask_first == k_no_tile_mask) return;
-    if (!shared_masks) memoryBarrierBuffer();  // the counts before the reads below
+    if (!shared_masks) groupMemoryBarrier();  // the counts before the reads below
     barrier();
     // The character's bit in each tile of its box that some triangle touches, one atomic per tile: a read of the
     // bit per triangle and tile, as above, waits on memory in turn, which for a character thousands of pixels tall

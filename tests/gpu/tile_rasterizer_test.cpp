@@ -2,7 +2,8 @@
 // the raster pipeline's pixels, for overlapping characters, close-ups whose edges need 64 bits, tiles with more
 // than 256 characters, frames with more characters than one chunk of a tile's bitset, and characters without
 // triangle masks (the pool full or not there), and a character whose masks are built in the pool; its coverage
-// masks equal the edge functions at every pixel. Skipped, with the reason, when no Vulkan device exists.
+// masks equal the edge functions at every pixel, and its triangle masks their counts. Skipped, with the reason,
+// when no Vulkan device exists.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -129,7 +130,8 @@ TEST(TileRasterizer, draws_crowded_tiles_and_thousands_of_characters_with_and_wi
     for (const char* pool : pools) {
         std::string skip_reason;
         std::unique_ptr<Renderer> renderer =
-            pool ? create_renderer_with("SPINEGPU_DIAGNOSE_MASK_POOL", pool, skip_reason) : create_renderer(skip_reason);
+            pool ? create_renderer_with("SPINEGPU_DIAGNOSE_MASK_POOL", pool, skip_reason)
+                 : create_renderer(skip_reason);
         if (!renderer) {
             if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
             return;
@@ -180,7 +182,8 @@ TEST(TileRasterizer, builds_the_masks_of_a_character_too_large_for_shared_memory
     for (const char* pool : {static_cast<const char*>(nullptr), "0"}) {
         std::string skip_reason;
         std::unique_ptr<Renderer> renderer =
-            pool ? create_renderer_with("SPINEGPU_DIAGNOSE_MASK_POOL", pool, skip_reason) : create_renderer(skip_reason);
+            pool ? create_renderer_with("SPINEGPU_DIAGNOSE_MASK_POOL", pool, skip_reason)
+                 : create_renderer(skip_reason);
         if (!renderer) {
             if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
             return;
@@ -205,7 +208,6 @@ TEST(TileRasterizer, builds_the_masks_of_a_character_too_large_for_shared_memory
         std::optional<Image> raster =
             draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu, raster_stats);
         ASSERT_TRUE(raster);
-        EXPECT_EQ(raster_stats.unmasked, 0u) << "only the tile path has masks";
         const std::uint32_t drawn = pixels_off_background(*raster);
         std::uint32_t differing = 0;
         for (std::size_t i = 0; i < raster->rgba.size(); ++i)
@@ -214,6 +216,69 @@ TEST(TileRasterizer, builds_the_masks_of_a_character_too_large_for_shared_memory
         EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255, mask pool " << (pool ? pool : "");
         expect_no_validation_messages(*renderer);
     }
+
+    // A raptor filling a 4,096-pixel target, whose masks (some 1.6 million words) ask for more than one character
+    // adds to the count with a plain atomic: the count takes them all, so the second frame's pool has room for them.
+    {
+        constexpr std::uint32_t k_huge = 4096;
+        std::string skip_reason;
+        std::unique_ptr<Renderer> renderer = create_renderer(skip_reason);
+        ASSERT_TRUE(renderer) << skip_reason;
+        std::optional<AddedType> raptor =
+            load_type(*renderer, "raptor/raptor-pro.skel", "raptor/raptor-pma.atlas", "raptor-pro");
+        ASSERT_TRUE(raptor);
+        const SkeletonData& data = raptor->data();
+        Player player(data, k_none, data.animation_names.find("walk"));
+        player.step(1.0 / 30);
+        const CharacterDraw character{&player.pose, raptor->type, Color{}};
+        Camera2D camera = fit(player.pose, raptor->binding());
+        const float grow = static_cast<float>(k_huge) / static_cast<float>(k_width), zoom = 1.5f;
+        const float centre = static_cast<float>(k_huge) / 2;
+        camera = {camera.scale * grow * zoom, centre + (camera.ox * grow - centre) * zoom,
+                  centre + (camera.oy * grow - centre) * zoom};
+        Result<FrameStats> done = FrameStats{};
+        for (int frame = 0; frame < 2 && done; ++frame) {
+            Result<FrameStats> drawn =
+                renderer->draw({&character, 1}, camera, k_huge, k_huge, k_background, RenderPath::gpu_tiles);
+            ASSERT_TRUE(drawn.ok()) << drawn.error().message();
+            done = renderer->finish();
+        }
+        ASSERT_TRUE(done.ok()) << done.error().message();
+        EXPECT_EQ(done->unmasked, 0u) << "characters without masks, 4,096 pixels";
+        EXPECT_GT(done->fragments, std::uint64_t{k_huge} * k_huge / 8);
+        expect_no_validation_messages(*renderer);
+    }
+
+    // The masks themselves, over frames that reuse each frame slot's pool (so that one not cleared would show) while
+    // the raptor walks: the diagnostic build checks every mask against its count, and coverage against the edge
+    // functions.
+    SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_TILES", "4");
+    std::optional<AddedType> raptor =
+        load_type(*renderer, "raptor/raptor-pro.skel", "raptor/raptor-pma.atlas", "raptor-pro");
+    ASSERT_TRUE(raptor);
+    const SkeletonData& data = raptor->data();
+    Player player(data, k_none, data.animation_names.find("walk"));
+    player.step(1.0 / 30);
+    const CharacterDraw character{&player.pose, raptor->type, Color{}};
+    Camera2D camera = fit(player.pose, raptor->binding());
+    const float grow = static_cast<float>(k_size) / static_cast<float>(k_width);
+    camera = {camera.scale * grow, camera.ox * grow, camera.oy * grow};
+    for (int frame = 0; frame < 6; ++frame) {
+        FrameStats stats;
+        std::optional<Image> checked =
+            draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu_tiles, stats);
+        ASSERT_TRUE(checked);
+        std::uint32_t disagreeing = 0;
+        for (std::size_t i = 0; i < checked->rgba.size(); i += 4)
+            if (checked->rgba[i] != 0 || checked->rgba[i + 3] != 255) ++disagreeing;
+        EXPECT_EQ(disagreeing, 0u) << "pixels of wrong masks or coverage, frame " << frame;
+        if (frame > 0) {
+            EXPECT_EQ(stats.unmasked, 0u) << "characters without masks, frame " << frame;
+        }
+        EXPECT_GT(stats.fragments, k_size * k_size / 8) << "covered pixels checked, frame " << frame;
+        player.step(1.0 / 10);
+    }
+    expect_no_validation_messages(*renderer);
 }
 
 }  // namespace

@@ -52,15 +52,19 @@ SPINEGPU_CONST k_tile_size = 16u;
 // triangle.
 SPINEGPU_CONST k_triangle_workgroup = 64u;
 // Most words of triangle masks that triangles.comp builds in shared memory, within the 16 KB every device has; a
-// character needing more builds its masks in the pool itself. One finding the pool full gets none, and the
+// character needing more builds its masks in the pool itself. One the pool has no room for gets none, and the
 // rasterizer offers each of its triangles to the tile instead.
 SPINEGPU_CONST k_tile_mask_shared_words = 4088u;
 // The triangle pass counts the mask words characters asked for in units of this many (so that the 32-bit count
 // cannot wrap before the frame's other limits are reached).
 SPINEGPU_CONST k_tile_mask_demand_unit = 16u;
-// The most units one character adds to that count (2^20 words: a 1080p view's every tile at 128 words each);
-// with the count held under 2^31, the workgroups in flight cannot wrap it.
+// The most units one character adds to that count with a plain atomic add (2^20 words: a 1080p view's every tile
+// at 127 words each): with the count under 2^31 before each such add, the workgroups in flight cannot wrap it. A
+// character asking for more adds with a compare and swap, up to k_tile_mask_demand_limit.
 SPINEGPU_CONST k_tile_mask_demand_cap = 65536u;
+// Where a large character's compare and swap stops the count: past it the plain adds in flight (each at most
+// k_tile_mask_demand_cap units, from workgroups that saw the count under 2^31) still fit 32 bits.
+SPINEGPU_CONST k_tile_mask_demand_limit = 0xC0000000u;
 // GpuCharacterTiles::mask_first for "no masks".
 SPINEGPU_CONST k_no_tile_mask = 0xFFFFFFFFu;
 // GpuTriangle::flags: the top-left rule holds for edge k (vertex k to k + 1) when bit k is set.

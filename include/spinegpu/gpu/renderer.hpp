@@ -93,9 +93,10 @@ struct FrameStats {
     // Fragment shader invocations, or on the tile path the covered pixels shaded (known with gpu_ms; 0 where not
     // counted).
     std::uint64_t fragments = 0;
-    // Tile path: characters in view drawn without triangle masks because the mask pool was full (it grows to what
-    // the frame asked for, so the next frame has room); each offers every triangle to every tile it meets, which is
-    // slower, not wrong.
+    // Tile path: characters in view drawn without triangle masks because the mask pool had no room for them (it
+    // grows to what the frame asked for, within one storage buffer, so the next frame has room unless that limit
+    // holds it back); each offers every triangle to every tile it meets, which is slower, not wrong. Known once the
+    // frame is waited for (finish()); the stats draw() returns hold 0.
     std::uint32_t unmasked = 0;
 };
 
