@@ -172,6 +172,31 @@ std::optional<Image> draw_image(Renderer& renderer, std::span<const CharacterDra
     return std::move(*image);
 }
 
+// A raptor-pro walking, drawn as one character filling a `size` x `size` target (`zoom` > 1: magnified about the
+// target's centre, past its edges).
+struct WalkingRaptor {
+    AddedType raptor;
+    std::unique_ptr<Player> player;  // owns the pose `character` draws
+    CharacterDraw character;
+    Camera2D camera;
+};
+
+// Loads raptor-pro into `renderer` and steps its walk `steps` times 1/30 s; nothing after recording a failure.
+std::optional<WalkingRaptor> walking_raptor(Renderer& renderer, int steps, std::uint32_t size, float zoom) {
+    std::optional<AddedType> raptor =
+        load_type(renderer, "raptor/raptor-pro.skel", "raptor/raptor-pma.atlas", "raptor-pro");
+    if (!raptor) return std::nullopt;
+    const SkeletonData& data = raptor->data();
+    auto player = std::make_unique<Player>(data, k_none, data.animation_names.find("walk"));
+    for (int s = 0; s < steps; ++s) player->step(1.0 / 30);
+    const CharacterDraw character{&player->pose, raptor->type, Color{}};
+    const Camera2D fitted = fit(player->pose, raptor->binding());
+    const float grow = static_cast<float>(size) / static_cast<float>(k_width) * zoom;
+    const float centre = static_cast<float>(size) / 2 * (1 - zoom);
+    const Camera2D camera{fitted.scale * grow, centre + fitted.ox * grow, centre + fitted.oy * grow};
+    return WalkingRaptor{std::move(*raptor), std::move(player), character, camera};
+}
+
 TEST(TileRasterizer, builds_the_masks_of_a_character_too_large_for_shared_memory_in_the_pool) {
     // A raptor about 460 pixels across: its masks (about 26 words for each of some 500 tiles) pass the 4,088 words
     // of shared memory, so the triangle pass builds them in the pool. The first frame's pool is a guess; from the
@@ -188,25 +213,17 @@ TEST(TileRasterizer, builds_the_masks_of_a_character_too_large_for_shared_memory
             if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
             return;
         }
-        std::optional<AddedType> raptor =
-            load_type(*renderer, "raptor/raptor-pro.skel", "raptor/raptor-pma.atlas", "raptor-pro");
-        ASSERT_TRUE(raptor);
-        const SkeletonData& data = raptor->data();
-        Player player(data, k_none, data.animation_names.find("walk"));
-        for (int s = 0; s < 7; ++s) player.step(1.0 / 30);
-        const CharacterDraw character{&player.pose, raptor->type, Color{}};
-        Camera2D camera = fit(player.pose, raptor->binding());
-        const float grow = static_cast<float>(k_size) / static_cast<float>(k_width);
-        camera = {camera.scale * grow, camera.ox * grow, camera.oy * grow};
+        std::optional<WalkingRaptor> r = walking_raptor(*renderer, 7, k_size, 1);
+        ASSERT_TRUE(r);
         FrameStats stats;
         std::optional<Image> tiles;
         for (int frame = 0; frame < 2; ++frame)
-            tiles = draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu_tiles, stats);
+            tiles = draw_image(*renderer, {&r->character, 1}, r->camera, k_size, k_size, RenderPath::gpu_tiles, stats);
         ASSERT_TRUE(tiles);
         EXPECT_EQ(stats.unmasked, pool ? 1u : 0u) << "characters without masks, mask pool " << (pool ? pool : "");
         FrameStats raster_stats;
         std::optional<Image> raster =
-            draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu, raster_stats);
+            draw_image(*renderer, {&r->character, 1}, r->camera, k_size, k_size, RenderPath::gpu, raster_stats);
         ASSERT_TRUE(raster);
         const std::uint32_t drawn = pixels_off_background(*raster);
         std::uint32_t differing = 0;
@@ -216,57 +233,20 @@ TEST(TileRasterizer, builds_the_masks_of_a_character_too_large_for_shared_memory
         EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255, mask pool " << (pool ? pool : "");
         expect_no_validation_messages(*renderer);
     }
+}
 
-    // A raptor filling a 4,096-pixel target, whose masks (some 1.6 million words) ask for more than one character
-    // adds to the count with a plain atomic: the count takes them all, so the second frame's pool has room for them.
-    {
-        constexpr std::uint32_t k_huge = 4096;
-        std::string skip_reason;
-        std::unique_ptr<Renderer> renderer = create_renderer(skip_reason);
-        ASSERT_TRUE(renderer) << skip_reason;
-        std::optional<AddedType> raptor =
-            load_type(*renderer, "raptor/raptor-pro.skel", "raptor/raptor-pma.atlas", "raptor-pro");
-        ASSERT_TRUE(raptor);
-        const SkeletonData& data = raptor->data();
-        Player player(data, k_none, data.animation_names.find("walk"));
-        player.step(1.0 / 30);
-        const CharacterDraw character{&player.pose, raptor->type, Color{}};
-        Camera2D camera = fit(player.pose, raptor->binding());
-        const float grow = static_cast<float>(k_huge) / static_cast<float>(k_width), zoom = 1.5f;
-        const float centre = static_cast<float>(k_huge) / 2;
-        camera = {camera.scale * grow * zoom, centre + (camera.ox * grow - centre) * zoom,
-                  centre + (camera.oy * grow - centre) * zoom};
-        Result<FrameStats> done = FrameStats{};
-        for (int frame = 0; frame < 2 && done; ++frame) {
-            Result<FrameStats> drawn =
-                renderer->draw({&character, 1}, camera, k_huge, k_huge, k_background, RenderPath::gpu_tiles);
-            ASSERT_TRUE(drawn.ok()) << drawn.error().message();
-            done = renderer->finish();
-        }
-        ASSERT_TRUE(done.ok()) << done.error().message();
-        EXPECT_EQ(done->unmasked, 0u) << "characters without masks, 4,096 pixels";
-        EXPECT_GT(done->fragments, std::uint64_t{k_huge} * k_huge / 8);
-        expect_no_validation_messages(*renderer);
-    }
-
-    // The masks themselves, over frames that reuse each frame slot's pool (so that one not cleared would show) while
-    // the raptor walks: the diagnostic build checks every mask against its count, and coverage against the edge
-    // functions.
+TEST(TileRasterizer, pool_masks_equal_their_counts_in_frames_that_reuse_the_pool) {
+    // The raptor above walking over six frames, which reuse each frame slot's pool (so that one not cleared would
+    // show): the diagnostic build checks every mask against its count, and coverage against the edge functions.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    constexpr std::uint32_t k_size = 512;
     SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_TILES", "4");
-    std::optional<AddedType> raptor =
-        load_type(*renderer, "raptor/raptor-pro.skel", "raptor/raptor-pma.atlas", "raptor-pro");
-    ASSERT_TRUE(raptor);
-    const SkeletonData& data = raptor->data();
-    Player player(data, k_none, data.animation_names.find("walk"));
-    player.step(1.0 / 30);
-    const CharacterDraw character{&player.pose, raptor->type, Color{}};
-    Camera2D camera = fit(player.pose, raptor->binding());
-    const float grow = static_cast<float>(k_size) / static_cast<float>(k_width);
-    camera = {camera.scale * grow, camera.ox * grow, camera.oy * grow};
+    std::optional<WalkingRaptor> r = walking_raptor(*renderer, 1, k_size, 1);
+    ASSERT_TRUE(r);
     for (int frame = 0; frame < 6; ++frame) {
         FrameStats stats;
         std::optional<Image> checked =
-            draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu_tiles, stats);
+            draw_image(*renderer, {&r->character, 1}, r->camera, k_size, k_size, RenderPath::gpu_tiles, stats);
         ASSERT_TRUE(checked);
         std::uint32_t disagreeing = 0;
         for (std::size_t i = 0; i < checked->rgba.size(); i += 4)
@@ -276,8 +256,30 @@ TEST(TileRasterizer, builds_the_masks_of_a_character_too_large_for_shared_memory
             EXPECT_EQ(stats.unmasked, 0u) << "characters without masks, frame " << frame;
         }
         EXPECT_GT(stats.fragments, k_size * k_size / 8) << "covered pixels checked, frame " << frame;
-        player.step(1.0 / 10);
+        r->player->step(1.0 / 10);
     }
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(TileRasterizer, a_character_filling_a_4096_pixel_view_gets_masks_from_its_second_frame) {
+    // A raptor magnified past a 4,096-pixel target, whose masks (some 1.6 million words) ask for more than one
+    // character adds to the count with a plain atomic: the count takes them all, so the second frame's pool has
+    // room for them.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    constexpr std::uint32_t k_huge = 4096;
+    std::optional<WalkingRaptor> r = walking_raptor(*renderer, 1, k_huge, 1.5f);
+    ASSERT_TRUE(r);
+    Result<FrameStats> done = FrameStats{};
+    for (int frame = 0; frame < 2 && done; ++frame) {
+        Result<FrameStats> drawn =
+            renderer->draw({&r->character, 1}, r->camera, k_huge, k_huge, k_background, RenderPath::gpu_tiles);
+        ASSERT_TRUE(drawn.ok()) << drawn.error().message();
+        done = renderer->finish();
+    }
+    ASSERT_TRUE(done.ok()) << done.error().message();
+    EXPECT_EQ(done->unmasked, 0u) << "characters without masks";
+    EXPECT_GT(done->fragments, std::uint64_t{k_huge} * k_huge / 8);
     expect_no_validation_messages(*renderer);
 }
 
