@@ -40,6 +40,12 @@ std::uint32_t coverage_disagreements(Renderer& renderer, std::span<const Charact
     return disagreeing;
 }
 
+// A renderer whose mask pool holds at most `pool` words (SPINEGPU_DIAGNOSE_MASK_POOL), or as many as frames ask for
+// when null; null, with the reason in `skip_reason` (empty after a recorded failure), when there is none.
+std::unique_ptr<Renderer> renderer_with_mask_pool(const char* pool, std::string& skip_reason) {
+    return pool ? create_renderer_with("SPINEGPU_DIAGNOSE_MASK_POOL", pool, skip_reason) : create_renderer(skip_reason);
+}
+
 // 8,300 powerups about 10 px tall over the 160 x 160 target, 300 of them stacked on one spot: about 250
 // characters per tile and more than 500 on one, more visible characters than one 256-word chunk of a tile's
 // bitset holds.
@@ -129,9 +135,7 @@ TEST(TileRasterizer, draws_crowded_tiles_and_thousands_of_characters_with_and_wi
     const char* pools[] = {nullptr, "0", "3000"};
     for (const char* pool : pools) {
         std::string skip_reason;
-        std::unique_ptr<Renderer> renderer =
-            pool ? create_renderer_with("SPINEGPU_DIAGNOSE_MASK_POOL", pool, skip_reason)
-                 : create_renderer(skip_reason);
+        std::unique_ptr<Renderer> renderer = renderer_with_mask_pool(pool, skip_reason);
         if (!renderer) {
             if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
             return;
@@ -206,9 +210,7 @@ TEST(TileRasterizer, builds_the_masks_of_a_character_too_large_for_shared_memory
     constexpr std::uint32_t k_size = 512;
     for (const char* pool : {static_cast<const char*>(nullptr), "0"}) {
         std::string skip_reason;
-        std::unique_ptr<Renderer> renderer =
-            pool ? create_renderer_with("SPINEGPU_DIAGNOSE_MASK_POOL", pool, skip_reason)
-                 : create_renderer(skip_reason);
+        std::unique_ptr<Renderer> renderer = renderer_with_mask_pool(pool, skip_reason);
         if (!renderer) {
             if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
             return;
