@@ -8,9 +8,10 @@
 // triangle's bit in the character's mask of every tile that box touches (built in shared memory over the
 // character's box of tiles, then copied to the pool; a character whose masks do not fit shared memory, one some
 // hundreds of pixels tall, builds them in the pool itself), and the character's bit in each of those tiles (once per
-// tile from the masks; per triangle and tile for a character the pool had no room for). Bits are set with atomicOr,
-// so the order of the work does not matter: the rasterizer reads each tile's bits in character order, which is draw
-// order, and each mask in triangle order.
+// tile from the masks; per triangle and tile for a character the pool had no room for). Where these marks go to
+// memory (masks in the pool, or none), the workgroup shares out the triangle and tile pairs. Bits are set with
+// atomicOr, so the order of the work does not matter: the rasterizer reads each tile's bits in character order,
+// which is draw order, and each mask in triangle order.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
 #include "spinegpu/gpu/gpu_layout.h"
@@ -129,6 +130,44 @@ ivec4 set_up(uint t) {
 shared ivec4 s_tiles;  // the character's box of tiles: min x, min y, max x, max y
 shared uint s_mask_first;  // its masks' place in the pool, or k_no_tile_mask
 shared uint s_masks[k_tile_mask_shared_words];
+// Where a chunk's boxes of tiles start in s_masks when it holds pairs (see main).
+const uint k_pair_boxes = k_triangle_workgroup + 1u;
+
+// The tiles triangle t's box of pixel centres touches (min x, min y, max x, max y; min > max: none).
+ivec4 touched_tiles(uint t) {
+    uvec2 pixels = triangle_boxes[t];  // this thread set triangle t up
+    ivec4 box = ivec4(pixels.x & 0xFFFFu, pixels.x >> 16, pixels.y & 0xFFFFu, pixels.y >> 16);
+    return box.x > box.z || box.y > box.w ? ivec4(0, 0, -1, -1) : box / int(k_tile_size);
+}
+
+// How a character marks the tiles its triangles touch.
+struct Marking {
+    uint word, bit;     // its bit in the tile bitsets
+    uint first;         // its first triangle
+    uint mask_first;    // its masks' place in the pool, or k_no_tile_mask
+    bool shared_masks;  // its masks are built in s_masks
+    ivec2 origin;       // its box of tiles: first tile, width, and words per tile (a count, then the mask words)
+    uint wide, stride;
+};
+
+// Marks tile (x, y) as touched by triangle t: the triangle's bit in the character's mask of the tile and the mask's
+// count, or for a character without masks its bit in the tile.
+void mark(Marking m, uint t, int x, int y) {
+    if (m.mask_first == k_no_tile_mask) {
+        uint i = (uint(y) * push.tiles_x + uint(x)) * push.words_per_tile + m.word;
+        if ((tile_bits[i] & m.bit) == 0u) atomicOr(tile_bits[i], m.bit);  // most are set already
+        return;
+    }
+    uint at = (uint(y - m.origin.y) * m.wide + uint(x - m.origin.x)) * m.stride;
+    uint mask_word = (t - m.first) >> 5, mask_bit = 1u << ((t - m.first) & 31u);
+    if (m.shared_masks) {
+        atomicOr(s_masks[at + 1u + mask_word], mask_bit);
+        atomicAdd(s_masks[at], 1u);
+    } else {
+        atomicOr(tile_masks[m.mask_first + at + 1u + mask_word], mask_bit);
+        atomicAdd(tile_masks[m.mask_first + at], 1u);
+    }
+}
 
 void main() {
     uint c = gl_WorkGroupID.x + gl_WorkGroupID.y * push.row_width;
@@ -206,41 +245,63 @@ void main() {
         barrier();
     }
     uint mask_first = s_mask_first;
-    uint word = c >> 5, bit = 1u << (c & 31u);
-    for (uint t = first + tid; t < end; t += k_triangle_workgroup) {
-        uvec2 pixels = triangle_boxes[t];  // this thread wrote it above
-        ivec4 box = ivec4(pixels.x & 0xFFFFu, pixels.x >> 16, pixels.y & 0xFFFFu, pixels.y >> 16);
-        if (box.x > box.z || box.y > box.w) continue;
-        ivec4 touched = box / int(k_tile_size);
-        uint mask_word = (t - first) >> 5, mask_bit = 1u << ((t - first) & 31u);
-        for (int y = touched.y; y <= touched.w; ++y)
-            for (int x = touched.x; x <= touched.z; ++x) {
-                if (mask_first == k_no_tile_mask) {
-                    uint i = (uint(y) * push.tiles_x + uint(x)) * push.words_per_tile + word;
-                    if ((tile_bits[i] & bit) == 0u) atomicOr(tile_bits[i], bit);  // most are set already
-                    continue;
+    Marking m = Marking(c >> 5, 1u << (c & 31u), first, mask_first, shared_masks, tiles.xy, wide, stride);
+    if (shared_masks && mask_first != k_no_tile_mask) {
+        // Each thread marks its triangles' tiles: atomics on shared memory are quick, so a triangle that touches
+        // many tiles holds its thread up little.
+        for (uint t = first + tid; t < end; t += k_triangle_workgroup) {
+            ivec4 touched = touched_tiles(t);
+            for (int y = touched.y; y <= touched.w; ++y)
+                for (int x = touched.x; x <= touched.z; ++x) mark(m, t, x, y);
+        }
+    } else {
+        // Triangle and tile pairs are spread over the workgroup, k_triangle_workgroup triangles at a time: on the
+        // pool or on the tile bits every mark waits on memory, and one triangle of a character thousands of pixels
+        // tall touches thousands of tiles, which one thread marking them in turn took longer than all the rest.
+        // s_masks holds no masks here; it holds where each triangle's pairs start (entries 0..k_triangle_workgroup,
+        // the last the total) and its box of tiles (two words from k_pair_boxes).
+        for (uint chunk = first; chunk < end; chunk += k_triangle_workgroup) {
+            ivec4 touched = chunk + tid < end ? touched_tiles(chunk + tid) : ivec4(0, 0, -1, -1);
+            s_masks[tid] = touched.x <= touched.z ? uint(touched.z - touched.x + 1) * uint(touched.w - touched.y + 1)
+                                                  : 0u;
+            s_masks[k_pair_boxes + 2u * tid] = uint(touched.x) | uint(touched.y) << 16;
+            s_masks[k_pair_boxes + 2u * tid + 1u] = uint(touched.z) | uint(touched.w) << 16;
+            barrier();
+            if (tid == 0u) {
+                uint sum = 0u;  // (at most 2^6 triangles of 2^24 tiles: no wrap)
+                for (uint j = 0u; j < k_triangle_workgroup; ++j) {
+                    uint count = s_masks[j];
+                    s_masks[j] = sum;
+                    sum += count;
                 }
-                uint at = (uint(y - tiles.y) * wide + uint(x - tiles.x)) * stride;
-                if (shared_masks) {
-                    atomicOr(s_masks[at + 1u + mask_word], mask_bit);
-                    atomicAdd(s_masks[at], 1u);
-                } else {
-                    atomicOr(tile_masks[mask_first + at + 1u + mask_word], mask_bit);
-                    atomicAdd(tile_masks[mask_first + at], 1u);
-                }
+                s_masks[k_triangle_workgroup] = sum;
             }
+            barrier();
+            for (uint pair = tid; pair < s_masks[k_triangle_workgroup]; pair += k_triangle_workgroup) {
+                uint lo = 0u, hi = k_triangle_workgroup;  // s_masks[lo] <= pair < s_masks[hi]
+                while (hi - lo > 1u) {
+                    uint mid = (lo + hi) >> 1;
+                    if (s_masks[mid] <= pair) lo = mid;
+                    else hi = mid;
+                }
+                uint from = s_masks[k_pair_boxes + 2u * lo], to = s_masks[k_pair_boxes + 2u * lo + 1u];
+                uint across = (to & 0xFFFFu) - (from & 0xFFFFu) + 1u, n = pair - s_masks[lo];
+                mark(m, chunk + lo, int((from & 0xFFFFu) + n % across), int((from >> 16) + n / across));
+            }
+            barrier();  // every thread is done with the chunk's entries
+        }
     }
     if (mask_first == k_no_tile_mask) return;
     if (!shared_masks) groupMemoryBarrier();  // the counts before the reads below
     barrier();
     // The character's bit in each tile of its box that some triangle touches, one atomic per tile: a read of the
-    // bit per triangle and tile, as above, waits on memory in turn, which for a character thousands of pixels tall
-    // (one workgroup, tens of thousands of pairs) took longer than all the rest.
+    // bit per triangle and tile, as mark() does without masks, waits on memory in turn, which for a character
+    // thousands of pixels tall (one workgroup, tens of thousands of pairs) took longer than all the rest.
     for (uint i = tid; i < wide * high; i += k_triangle_workgroup) {
         uint count = shared_masks ? s_masks[i * stride] : tile_masks[mask_first + i * stride];
         if (count == 0u) continue;
         uint x = uint(tiles.x) + i % wide, y = uint(tiles.y) + i / wide;
-        atomicOr(tile_bits[(y * push.tiles_x + x) * push.words_per_tile + word], bit);
+        atomicOr(tile_bits[(y * push.tiles_x + x) * push.words_per_tile + m.word], m.bit);
     }
     if (shared_masks)
         for (uint i = tid; i < mask_count; i += k_triangle_workgroup) tile_masks[mask_first + i] = s_masks[i];
