@@ -1,5 +1,6 @@
 // Prints the names of a skeleton's animations or skins (one per line) as the official runtime loads them, for the
-// oracle scripts: node list_names.mjs SKELETON ATLAS (animations|skins)
+// oracle scripts: node list_names.mjs SKELETON ATLAS (animations|skins|drawn-skins). drawn-skins: the skins that
+// hold a region or mesh attachment, those holding most first (in skeleton order among equals).
 import * as fs from 'node:fs';
 import * as spine from '@esotericsoftware/spine-core';
 
@@ -17,5 +18,11 @@ const bytes = fs.readFileSync(skeletonPath);
 const data = skeletonPath.endsWith('.json')
   ? new spine.SkeletonJson(loader).readSkeletonData(bytes.toString('utf8'))
   : new spine.SkeletonBinary(loader).readSkeletonData(new Uint8Array(bytes));
-const names = what === 'skins' ? data.skins.map((s) => s.name) : data.animations.map((a) => a.name);
+const drawn = (skin) => skin.getAttachments().filter(
+  (e) => e.attachment instanceof spine.RegionAttachment || e.attachment instanceof spine.MeshAttachment).length;
+let names;
+if (what === 'skins') names = data.skins.map((s) => s.name);
+else if (what === 'drawn-skins')
+  names = data.skins.map((s) => [s.name, drawn(s)]).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([s]) => s);
+else names = data.animations.map((a) => a.name);
 process.stdout.write(names.join('\n') + '\n');

@@ -6,9 +6,9 @@
 // is covered if it differs from the background in either image (--background given), or has alpha > 0 in either
 // image (no --background, or a transparent one). A covered pixel differs if its largest channel difference (R, G,
 // B or A, in 0..255) is greater than T (default 24). Prints the covered and differing counts and the fraction
-// differing / covered; exit 0 if the fraction is <= F (default 0.02), else 1 with a message; 2 on bad arguments or
-// unreadable files. --diff writes an image: differing pixels red, covered pixels that agree a dim grey version of
-// A, the rest black.
+// differing / covered; exit 0 if the fraction is <= F (default 0.02), else 1 with a message (also 1 when no pixel
+// is covered: two empty images compare nothing); 2 on bad arguments or unreadable files. --diff writes an image:
+// differing pixels red, covered pixels that agree a dim grey version of A, the rest black.
 import * as fs from 'node:fs';
 import { PNG } from 'pngjs';
 
@@ -102,6 +102,10 @@ function main() {
   const fraction = covered === 0 ? 0 : differing / covered;
   process.stdout.write(`covered ${covered} differing ${differing} fraction ${fraction.toFixed(6)} ` +
                        `(threshold ${args.threshold}, max fraction ${args.maxFraction}, largest difference ${largest})\n`);
+  if (covered === 0) {
+    process.stderr.write(`compare_images: ${fileA} and ${fileB} cover no pixel: nothing was drawn to compare\n`);
+    return 1;
+  }
   if (fraction > args.maxFraction) {
     process.stderr.write(`compare_images: ${fileA} and ${fileB} differ: ${differing} of ${covered} covered pixels ` +
                          `(${(100 * fraction).toFixed(3)}%) differ by more than ${args.threshold}/255 in some channel; ` +

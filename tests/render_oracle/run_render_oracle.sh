@@ -4,7 +4,8 @@
 #             the official renderer (render_reference.mjs) with the same camera over an opaque background; at most
 #             2% of covered pixels may differ by more than 24/255.
 #   cpu       every example skeleton, two animations at two times each, both atlases: a GPU path against the CPU
-#             path; at most 0.1% of covered pixels may differ by more than 2/255.
+#             path; at most 0.1% of covered pixels may differ by more than 2/255. The first time is drawn with the
+#             default skin (or, where it draws nothing, the fullest skin), the second with the fullest skin.
 # The GPU path checked is $SPINEGPU_RENDER_PATH: gpu (the default) or gpu-tiles.
 #
 #   run_render_oracle.sh SPINEGPU EXAMPLES_DIR BUILD_DIR (official|cpu) [FILTER]
@@ -53,11 +54,22 @@ else
     skeleton=$(ls "$dir"*-pro.skel "$dir"*.skel 2>/dev/null | head -n 1)
     [ -n "$skeleton" ] || continue
     animations=$(node "$oracle/list_names.mjs" "$skeleton" "$dir$name.atlas" animations | head -n 2)
+    # Skins: the default one at the first time when it draws anything (mix-and-match's draws nothing), else the
+    # skin holding the most attachments, which is also drawn at the second time.
+    skins=$(node "$oracle/list_names.mjs" "$skeleton" "$dir$name.atlas" drawn-skins)
+    fullest=$(head -n 1 <<< "$skins")
+    [ -n "$fullest" ] && [ "$fullest" != default ] || fullest=-
+    early=-
+    grep -qx default <<< "$skins" || early=$fullest
     while IFS= read -r animation; do
       [ -n "$animation" ] || continue
       for steps in 9 41; do
+        skin=$early
+        [ "$steps" = 41 ] && skin=$fullest
         for atlas in "$dir$name.atlas" "$dir$name-pma.atlas"; do
-          add_case "$name $animation @$steps $(basename "$atlas")" "$skeleton" "$atlas" animation "$animation" - "$steps"
+          label="$name $animation @$steps"
+          [ "$skin" != - ] && label+=" skin $skin"
+          add_case "$label $(basename "$atlas")" "$skeleton" "$atlas" animation "$animation" "$skin" "$steps"
         done
       done
     done <<< "$animations"

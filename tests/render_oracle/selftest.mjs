@@ -4,7 +4,12 @@
 // pixel must be what spine-webgl's premultiplied pipeline gives (two-colour shader, PolygonBatcher blend table),
 // within 2/255 per channel (3/255 where the result is translucent: straight alpha is read back through a division).
 //
-//   node selftest.mjs          (exit 0 and one line per case; exit 1 with the failures)
+// With --spinegpu, the same squares are drawn by `spinegpu render` through the given path instead, and held to the
+// same formulas: the test of spinegpu's blend modes, dark colour and page kinds against the official ones.
+//
+//   node selftest.mjs                                  (exit 0 and one line per case; exit 1 with the failures)
+//   node selftest.mjs --spinegpu BIN --path gpu|gpu-tiles|cpu|gpu-vertex
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -74,6 +79,22 @@ function expected(c, background) {
   return [...straight, a].map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255));
 }
 
+const argv = process.argv.slice(2);
+const option = (name) => (argv.indexOf(name) >= 0 ? argv[argv.indexOf(name) + 1] : undefined);
+const spinegpu = option('--spinegpu'), renderPath = option('--path') ?? 'gpu';
+if (argv.length !== (spinegpu ? 4 : 0) || (spinegpu && !option('--path'))) {
+  process.stderr.write('usage: node selftest.mjs [--spinegpu BIN --path gpu|gpu-tiles|cpu|gpu-vertex]\n');
+  process.exit(2);
+}
+const who = spinegpu ? `spinegpu --path ${renderPath}` : 'render_reference.mjs';
+
+// Draws the squares with the official renderer, or with spinegpu (validation on) when it is given.
+async function draw(args) {
+  if (!spinegpu) return renderReference(parseArgs(args));
+  execFileSync(spinegpu, ['render', ...args, '--path', renderPath, '--validation'],
+               { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'render-oracle-selftest-'));
 let failures = 0;
 try {
@@ -81,10 +102,10 @@ try {
   for (const atlas of ['page.atlas', 'page-pma.atlas']) {
     for (const background of ['5080a0ff', '00000000']) {
       const out = path.join(dir, 'out.png');
-      await renderReference(parseArgs([
+      await draw([
         '--skeleton', path.join(dir, 'squares.json'), '--atlas', path.join(dir, atlas), '--animation', 'idle',
         '--steps', '1', '--width', '500', '--height', '100', '--camera', '1,230,50', '--background', background,
-        '--out', out]));
+        '--out', out]);
       const png = PNG.sync.read(fs.readFileSync(out));
       const bg = [0, 1, 2, 3].map((k) => parseInt(background.slice(2 * k, 2 * k + 2), 16));
       CASES.forEach((c, i) => {
@@ -95,7 +116,8 @@ try {
         const tolerance = want[3] === 255 ? 2 : 3;
         const ok = got.every((v, k) => Math.abs(v - want[k]) <= tolerance);
         if (!ok) failures++;
-        process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${atlas} background ${background} ${c.blend} light ${c.color}` +
+        process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${who} ${atlas} background ${background} ${c.blend} ` +
+                             `light ${c.color}` +
                              `${c.dark ? ` dark ${c.dark}` : ''}: got ${got.join(',')} want ${want.join(',')}\n`);
       });
     }
@@ -104,6 +126,6 @@ try {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 if (failures) {
-  process.stderr.write(`selftest: ${failures} case(s) differ from the official formulas\n`);
+  process.stderr.write(`selftest: ${failures} case(s) of ${who} differ from the official formulas\n`);
   process.exitCode = 1;
 }
