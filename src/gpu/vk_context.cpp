@@ -1,9 +1,11 @@
 // Vulkan instance, device selection and device: see vk_context.hpp.
 #include "vk_context.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 namespace spinegpu::gpu {
@@ -36,6 +38,13 @@ const char* result_name(VkResult r) {
         case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
         default: return "VkResult";
     }
+}
+
+// Whether `name` contains `part`, letters compared without case ("nvidia" finds "NVIDIA H200").
+bool name_contains(std::string_view name, std::string_view part) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    return std::search(name.begin(), name.end(), part.begin(), part.end(),
+                       [&](char a, char b) { return lower(a) == lower(b); }) != name.end();
 }
 
 bool env_flag(const char* name) {
@@ -178,7 +187,7 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
         vkGetPhysicalDeviceProperties(physical, &props);
         std::string why;
         std::uint32_t family = 0;
-        if (!filter.empty() && std::strstr(props.deviceName, filter.c_str()) == nullptr)
+        if (!filter.empty() && !name_contains(props.deviceName, filter))
             why = "name does not contain \"" + filter + "\"";
         else
             why = check_device(physical, family);

@@ -29,7 +29,7 @@ namespace spinegpu::gpu {
 
 // Zero means default everywhere.
 struct RendererDesc {
-    std::string device;                 // keep devices whose name contains this ("" : SPINEGPU_DEVICE, else any)
+    std::string device;                 // keep devices whose name contains this, any case ("": SPINEGPU_DEVICE)
     bool validation = false;            // VK_LAYER_KHRONOS_validation (also SPINEGPU_VALIDATION=1)
     std::uint32_t frames_in_flight = 0; // default 2
 };
