@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -131,6 +132,16 @@ std::optional<double> optional_per_character(const BenchRow& row) {
     return row.update->median * 1000.0 / static_cast<double>(row.characters);
 }
 
+// Sets cpu_frame_ratio on the renderer's rows of one count, when the cpu path is among them.
+void set_cpu_frame_ratios(std::span<BenchRow> rows) {
+    const auto cpu = std::find_if(rows.begin(), rows.end(), [](const BenchRow& row) {
+        return std::string_view(row.path) == "cpu" && row.frame_ms;
+    });
+    if (cpu == rows.end()) return;
+    for (BenchRow& row : rows)
+        if (row.frame_ms && *row.frame_ms > 0) row.cpu_frame_ratio = *cpu->frame_ms / *row.frame_ms;
+}
+
 void print_json_row(const BenchRow& row) {
     JsonWriter w;
     auto number = [&](const char* key, const std::optional<double>& value) {
@@ -154,6 +165,7 @@ void print_json_row(const BenchRow& row) {
     number("vertices", row.vertices ? std::optional<double>(static_cast<double>(*row.vertices)) : std::nullopt);
     number("triangles", row.triangles ? std::optional<double>(static_cast<double>(*row.triangles)) : std::nullopt);
     number("fragments", row.fragments ? std::optional<double>(static_cast<double>(*row.fragments)) : std::nullopt);
+    number("cpu_frame_ratio", row.cpu_frame_ratio);
     w.key("device");
     if (row.device) w.value(*row.device); else w.null();
     w.key("backend");
@@ -197,8 +209,9 @@ void print_table(const std::vector<BenchRow>& rows) {
         if (!row.frame_ms) continue;
         update_in_pack = update_in_pack || row.update_in_pack;
         if (device == nullptr) {
-            std::printf("\n%-24s %10s %-10s %8s %9s %8s %9s %9s %9s %18s\n", "skeleton", "characters", "path",
-                        "pack ms", "record ms", "GPU ms", "(skin ms)", "frame ms", "bytes/chr", "floors: vtx, fill");
+            std::printf("\n%-24s %10s %-10s %8s %9s %8s %9s %9s %9s %18s %9s\n", "skeleton", "characters", "path",
+                        "pack ms", "record ms", "GPU ms", "(skin ms)", "frame ms", "bytes/chr", "floors: vtx, fill",
+                        "cpu/this");
             device = row.device ? row.device->c_str() : "";
         }
         std::printf("%-24s %10zu %-10s", row.skeleton.c_str(), row.characters, row.path);
@@ -211,9 +224,11 @@ void print_table(const std::vector<BenchRow>& rows) {
         missing |= print_cell(row.vertex_floor_ms, 9, 3);
         std::printf(",");
         missing |= print_cell(row.fill_floor_ms, 9, 3);
-        std::printf("\n");
+        if (row.cpu_frame_ratio) std::printf(" %8.2fx\n", *row.cpu_frame_ratio); else std::printf(" %9s\n", "-");
     }
     if (device != nullptr) std::printf("on %s%s\n", device, missing ? " (-: not measured)" : "");
+    if (std::any_of(rows.begin(), rows.end(), [](const BenchRow& row) { return row.cpu_frame_ratio.has_value(); }))
+        std::printf("(cpu/this: the cpu path's frame ms over the row's, same characters)\n");
     if (update_in_pack) std::printf("(--update-in-pack: pack ms includes the runtime update)\n");
     // On a shared virtual machine, the time the host gave to other machines while the rows ran.
     std::optional<double> most_steal;
@@ -342,16 +357,17 @@ int run_bench(int argc, char** argv) {
     setup.update_in_pack = args->has("--update-in-pack");
     std::vector<BenchRow> rows;
     for (std::size_t count : counts) {
+        const std::size_t first = rows.size();
         for (const PathEntry* path : paths) {
-            const std::size_t first = rows.size();
             if (!path->run(setup, count, rows, error)) {
                 std::fprintf(stderr, "spinegpu bench: path %s, %zu characters: %s\n", path->name, count, error.c_str());
                 return 1;
             }
-            if (json)
-                for (std::size_t i = first; i < rows.size(); ++i) print_json_row(rows[i]);
-            std::fflush(stdout);
         }
+        set_cpu_frame_ratios(std::span(rows).subspan(first));
+        if (json)
+            for (std::size_t i = first; i < rows.size(); ++i) print_json_row(rows[i]);
+        std::fflush(stdout);
     }
     if (!json) print_table(rows);
     return 0;

@@ -55,6 +55,9 @@ struct BenchRow {
     // pixels / 12.3 G/s.
     std::optional<double> vertex_floor_ms, fill_floor_ms;
     std::optional<std::uint64_t> vertices, triangles, fragments;
+    // The CPU path's frame time over this row's, for the renderer's rows of a count the cpu path also ran (DESIGN.md:
+    // the ratio CPU path / GPU path).
+    std::optional<double> cpu_frame_ratio;
     std::optional<std::string> device;
     const char* backend = nullptr;  // thread back-end of the update, or null
     bool update_in_pack = false;    // the update ran inside packing: pack_ms holds both, update is empty

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `spinegpu bench` through the renderer's paths with --json, on spineboy-pro with a small crowd: one row per path,
 # with pack, record, GPU and frame times, bytes per character and the device; with --update-in-pack the update runs
-# inside packing, so update_ms is null and the row says so; every row has the host's steal share. Checks behaviour
-# only, never timings.
+# inside packing, so update_ms is null and the row says so; every row has the host's steal share and the cpu path's
+# frame over its own. Checks behaviour only, never timings.
 # usage: bench_render_runs.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2}
@@ -26,6 +26,9 @@ check_rows() {  # in_pack rows...
       if (row.update_in_pack !== inPack) throw new Error(row.path + ": update_in_pack " + row.update_in_pack);
       if (inPack ? row.update_ms !== null : !(row.update_ms > 0))
         throw new Error(row.path + ": update_ms " + row.update_ms + (inPack ? ", expected null" : ""));
+      const cpu = rows.find((r) => r.path === "cpu");
+      if (Math.abs(row.cpu_frame_ratio - cpu.frame_ms / row.frame_ms) > 1e-9 * row.cpu_frame_ratio)
+        throw new Error(row.path + ": cpu_frame_ratio " + row.cpu_frame_ratio + ", not the cpu frame over its own");
       const linux = require("fs").existsSync("/proc/stat");
       if (linux ? !(row.steal_percent >= 0 && row.steal_percent <= 100) : row.steal_percent !== null)
         throw new Error(row.path + ": steal_percent " + row.steal_percent);
