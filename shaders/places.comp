@@ -8,7 +8,8 @@
 //   phase 1: each block adds up the totals of the blocks before it, scans its own characters (an exclusive prefix
 //            sum over the visible ones, in draw order) and writes each visible character's header, its counts
 //            replaced by its output firsts, to its place in the compact array that the skinning, triangle and draw
-//            passes read: visible character c is the c-th of the draw list not culled.
+//            passes read: visible character c is the c-th of the draw list not culled. The last block, which sees
+//            the totals of all, writes the frame's draw command (its index count) for the GPU path's indirect draw.
 // The CPU only needs the frame's totals, which its packing threads sum as they go, so it runs no prefix sum over
 // the characters. (Each block reads the totals of all blocks before it: work that grows with the square of the
 // block count, a few hundred thousand loads at 100,000 characters.)
@@ -23,6 +24,7 @@ layout(std430, set = 0, binding = 6) writeonly buffer Characters { GpuCharacter 
 layout(std430, set = 0, binding = 20) readonly buffer PackedCharacters { GpuCharacter packed_characters[]; };
 // Per block: its visible characters' vertices, indices and count (w unused).
 layout(std430, set = 0, binding = 21) buffer PlaceBlocks { uvec4 place_blocks[]; };
+layout(std430, set = 0, binding = 22) writeonly buffer DrawCommand { GpuDrawCommand draw_commands[]; };
 
 layout(push_constant) uniform Push { uint character_count; } push;
 
@@ -71,7 +73,10 @@ void main() {
     }
     uvec3 before = uvec3(0u);
     for (uint b = gl_LocalInvocationID.x; b < block; b += k_places_workgroup) before += place_blocks[b].xyz;
-    uvec3 at = workgroup_sum(before) + workgroup_exclusive_scan(counts);
+    uvec3 blocks_before = workgroup_sum(before);
+    uvec3 at = blocks_before + workgroup_exclusive_scan(counts);
+    if (block + 1u == gl_NumWorkGroups.x && gl_LocalInvocationID.x == 0u)
+        draw_commands[0] = GpuDrawCommand(blocks_before.y + place_blocks[block].y, 1u, 0u, 0, 0u);
     if (!visible) return;
     GpuCharacter header = packed_characters[k];
     header.out_vertex_first = at.x;

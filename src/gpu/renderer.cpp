@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 
 #include "renderer_impl.hpp"
 #include "spinegpu/gpu/cpu_path.hpp"
@@ -11,6 +12,12 @@
 #include "spinegpu/gpu/gpu_structs.hpp"
 
 namespace spinegpu::gpu {
+
+// The places pass writes the indirect draw's command as Vulkan reads it.
+static_assert(sizeof(GpuDrawCommand) == sizeof(VkDrawIndexedIndirectCommand) &&
+              offsetof(GpuDrawCommand, vertex_offset) == offsetof(VkDrawIndexedIndirectCommand, vertexOffset) &&
+              offsetof(GpuDrawCommand, first_instance) == offsetof(VkDrawIndexedIndirectCommand, firstInstance));
+
 namespace {
 
 constexpr std::uint32_t k_queries_per_frame = 3;
@@ -70,9 +77,12 @@ void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescript
                 ++drawn;
             }
             flush(drawn);
+        } else if (path == RenderPath::gpu) {
+            // One indirect draw, its index count written by the places pass.
+            vkCmdBindIndexBuffer(cb, f.gpu_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+            vkCmdDrawIndexedIndirect(cb, f.draw_command.buffer, 0, 1, sizeof(GpuDrawCommand));
         } else {
-            vkCmdBindIndexBuffer(cb, path == RenderPath::gpu ? f.gpu_indices.buffer : f.cpu_indices.buffer, 0,
-                                 VK_INDEX_TYPE_UINT32);
+            vkCmdBindIndexBuffer(cb, f.cpu_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
             vkCmdDrawIndexed(cb, index_total, 1, 0, 0, 0);
         }
     }
@@ -234,7 +244,7 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             &f.characters, &f.bones, &f.words,
             path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
             &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes,
-            &f.character_tiles, &f.tile_masks, &f.packed_characters, &f.place_blocks};
+            &f.character_tiles, &f.tile_masks, &f.packed_characters, &f.place_blocks, &f.draw_command};
         std::array<VkDescriptorBufferInfo, b_count> infos{};
         std::array<VkWriteDescriptorSet, b_count> writes{};
         std::uint32_t count = 0;
@@ -566,13 +576,14 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(count), &count);
         VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        written.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        written.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
         for (VkPipeline pipeline : {m.places_sum_pipeline, m.places_pipeline}) {
             vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
             vkCmdDispatch(cb, static_cast<std::uint32_t>(place_blocks), 1, 1);
             vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 1,
-                                 &written, 0, nullptr, 0, nullptr);
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                                     VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                                 0, 1, &written, 0, nullptr, 0, nullptr);
         }
     }
     if ((path == RenderPath::gpu || tiles) && visible > 0) {

@@ -24,7 +24,7 @@ enum Binding : std::uint32_t {
     b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
     b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
     b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks,
-    b_packed_characters, b_place_blocks, b_count
+    b_packed_characters, b_place_blocks, b_draw_command, b_count
 };
 
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
@@ -57,6 +57,7 @@ struct FrameSlot {
     GpuBuffer characters;                 // the visible characters' headers with their output places, written by
                                           // the places passes (device local)
     GpuBuffer place_blocks;               // the places passes' totals per block of characters (device local)
+    GpuBuffer draw_command;               // the GPU path's draw (GpuDrawCommand), written by the places pass
     GpuBuffer cpu_vertices, cpu_indices;  // CPU path output (host visible, mapped)
     GpuBuffer gpu_vertices, gpu_indices;  // skinning pass output (device local)
     GpuBuffer tile_bits;                  // RenderPath::gpu_tiles: per tile, a bit per visible character

@@ -45,7 +45,7 @@ Renderer::Impl::~Impl() {
     VkDevice d = context->device;
     vkDeviceWaitIdle(d);
     for (FrameSlot& f : frames) {
-        for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.bones, &f.words,
+        for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.draw_command, &f.bones, &f.words,
                              &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices, &f.gpu_indices, &f.tile_bits,
                              &f.counters, &f.triangles, &f.triangle_boxes, &f.character_tiles, &f.tile_masks})
             destroy_buffer(*context, *b);
@@ -337,6 +337,7 @@ Result<void> Renderer::Impl::create_frames() {
         }
         f.characters.usage = storage;
         f.place_blocks.usage = storage;
+        f.draw_command.usage = storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
         f.cpu_vertices.usage = storage;
         f.cpu_vertices.host_visible = true;
         f.cpu_indices.usage = storage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
@@ -350,7 +351,7 @@ Result<void> Renderer::Impl::create_frames() {
         f.triangle_boxes.usage = storage;
         f.character_tiles.usage = storage;
         f.tile_masks.usage = storage;
-        for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.bones, &f.words,
+        for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.draw_command, &f.bones, &f.words,
                              &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices, &f.gpu_indices, &f.tile_bits,
                              &f.counters, &f.triangles, &f.triangle_boxes, &f.character_tiles, &f.tile_masks})
             if (Result<bool> made = fit_buffer(*context, *b, 4096); !made) return made.error();

@@ -60,6 +60,10 @@ std::vector<StructLayout> cpp_layouts() {
         {"GpuCharacterTiles", sizeof(GpuCharacterTiles),
          {SPINEGPU_MEMBER(GpuCharacterTiles, mask_first), SPINEGPU_MEMBER(GpuCharacterTiles, tile_origin),
           SPINEGPU_MEMBER(GpuCharacterTiles, tile_extent), SPINEGPU_MEMBER(GpuCharacterTiles, words)}},
+        {"GpuDrawCommand", sizeof(GpuDrawCommand),
+         {SPINEGPU_MEMBER(GpuDrawCommand, index_count), SPINEGPU_MEMBER(GpuDrawCommand, instance_count),
+          SPINEGPU_MEMBER(GpuDrawCommand, first_index), SPINEGPU_MEMBER(GpuDrawCommand, vertex_offset),
+          SPINEGPU_MEMBER(GpuDrawCommand, first_instance)}},
     };
 }
 
@@ -192,7 +196,8 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
         {"TileBits", b_tile_bits},      {"Counters", b_counters},
         {"Triangles", b_triangles},     {"TriangleBoxes", b_triangle_boxes},
         {"CharacterTiles", b_character_tiles}, {"TileMasks", b_tile_masks},
-        {"PackedCharacters", b_packed_characters}, {"PlaceBlocks", b_place_blocks}};
+        {"PackedCharacters", b_packed_characters}, {"PlaceBlocks", b_place_blocks},
+        {"DrawCommand", b_draw_command}};
     const std::map<std::string, Binding> images{{"pages", b_pages}, {"target", b_target}};
     std::set<std::string> seen;
     for (const char* name : k_shaders) {

@@ -19,6 +19,8 @@
 //                    colour and deform sections, holding only the slots that colour and deform timelines animate
 // Output of the skinning pass (or of the CPU path), read by the draw:
 //   GpuOutVertex     a world-space vertex with its UV, colours and material
+//   GpuDrawCommand   the frame's indexed draw (VkDrawIndexedIndirectCommand), written by the places pass for the
+//                    GPU path's one indirect draw
 // The tile rasterizer (RenderPath::gpu_tiles: triangles.comp, raster.comp):
 //   GpuTilePush      its push constants: camera, target, tile grid and frame totals
 //   GpuTriangle      a triangle set up for it once per frame (triangles.comp): snapped vertices, UV plane, colours
@@ -159,6 +161,14 @@ struct GpuOutVertex {
     uint dark;             // RGB8
     uint material;         // k_material_* bits | clip vertex count << k_material_clip_count_shift
     uint clip_first;       // the clipping polygon's first vertex in the out buffer (when the count is non-zero)
+};
+
+struct GpuDrawCommand {   // VkDrawIndexedIndirectCommand
+    uint index_count;      // the visible characters' output indices
+    uint instance_count;   // 1
+    uint first_index;      // 0
+    int vertex_offset;     // 0
+    uint first_instance;   // 0
 };
 
 struct GpuTilePush {

@@ -30,6 +30,8 @@ static_assert(sizeof(GpuTriangle) == 68 && offsetof(GpuTriangle, u) == 24 && off
 static_assert(sizeof(GpuTilePush) == 52 && offsetof(GpuTilePush, width) == 12 &&
               offsetof(GpuTilePush, words_per_tile) == 28 && offsetof(GpuTilePush, mask_words) == 48);
 static_assert(sizeof(GpuCharacterTiles) == 16 && offsetof(GpuCharacterTiles, words) == 12);
+static_assert(sizeof(GpuDrawCommand) == 20 && offsetof(GpuDrawCommand, vertex_offset) == 12 &&
+              offsetof(GpuDrawCommand, first_instance) == 16);
 
 // Bytes per bone in the per-frame bone buffer: a b c d x y.
 inline constexpr std::uint32_t k_bone_bytes = 24;
