@@ -1,0 +1,108 @@
+// Frames as an application draws them: several in flight at once, the poses moving between them, and a steady state
+// that allocates nothing. On the device the tests find (lavapipe in CI).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "renderer_test_support.hpp"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+// Every C++ allocation of the process, on any thread, counted while g_counting is set (the renderer's packing runs
+// on its worker pool's threads). Out of line, so that the compiler does not see free() called on what operator new
+// returned; the nothrow form too, which the standard library pairs with the plain delete.
+[[gnu::noinline]] void* operator new(std::size_t size) {
+    if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+    throw std::bad_alloc();
+}
+[[gnu::noinline]] void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+    if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+    return std::malloc(size == 0 ? 1 : size);
+}
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+
+namespace spinegpu {
+namespace {
+
+using namespace spinegpu::gpu;
+using namespace spinegpu::test;
+
+// The paths that draw every feature (the tile rasterizer's needs are met by lavapipe and the GPUs we test on).
+const RenderPath k_paths[] = {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_tiles};
+
+// Eight frames of the crowd drawn one after another without waiting (two in flight), each after a step of every
+// pose, end in the image that the last poses give when drawn alone; the validation layer, synchronisation
+// validation included, reports nothing.
+TEST(Renderer, frames_in_flight_draw_what_each_frame_alone_draws) {
+    setenv("VK_LAYER_ENABLES", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT", 1);
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    unsetenv("VK_LAYER_ENABLES");
+    std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+    ASSERT_TRUE(crowd);
+    const Camera2D camera{0.18f, k_width / 2.0f, k_height / 2.0f};
+    for (RenderPath path : k_paths) {
+        for (int frame = 0; frame < 8; ++frame) {
+            for (auto& player : crowd->players) player->step(1.0 / 60);
+            Result<FrameStats> drawn = renderer->draw(crowd->characters, camera, k_width, k_height, k_background, path);
+            ASSERT_TRUE(drawn.ok()) << drawn.error().message();
+        }
+        Result<Image> overlapped = renderer->read_back();
+        ASSERT_TRUE(overlapped.ok()) << overlapped.error().message();
+        Result<FrameStats> alone = renderer->draw(crowd->characters, camera, k_width, k_height, k_background, path);
+        ASSERT_TRUE(alone.ok()) << alone.error().message();
+        Result<Image> image = renderer->read_back();
+        ASSERT_TRUE(image.ok()) << image.error().message();
+        EXPECT_GT(pixels_off_background(*image), 1000u) << "path " << static_cast<int>(path);
+        EXPECT_TRUE(overlapped->rgba == image->rgba) << "path " << static_cast<int>(path);
+    }
+    expect_no_validation_messages(*renderer);
+}
+
+// Once its buffers have grown to the crowd, drawing the same crowd frame after frame allocates nothing on the heap,
+// on any path, whether the renderer packs on the caller's thread or on a worker pool. (No validation layer: it
+// allocates per call.)
+TEST(Renderer, a_steady_crowd_allocates_nothing_per_frame) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    g_allocations = 0;
+    g_counting = true;
+    std::vector<int>* volatile probe = new std::vector<int>(3);  // volatile: not elided
+    delete probe;
+    g_counting = false;
+    ASSERT_EQ(g_allocations.load(), 2) << "the replaced operator new counts allocations";
+    WorkerPool pool(2);
+    for (WorkerPool* workers : {static_cast<WorkerPool*>(nullptr), &pool}) {
+        Result<std::unique_ptr<Renderer>> created = Renderer::create({});
+        if (!created) GTEST_SKIP() << created.error().message();
+        Renderer& renderer = **created;
+        renderer.set_worker_pool(workers);
+        std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(renderer);
+        ASSERT_TRUE(crowd);
+        const Camera2D camera{0.18f, k_width / 2.0f, k_height / 2.0f};
+        for (RenderPath path : k_paths) {
+            for (int frame = 0; frame < 4; ++frame)
+                ASSERT_TRUE(renderer.draw(crowd->characters, camera, k_width, k_height, k_background, path).ok());
+            ASSERT_TRUE(renderer.finish().ok());
+            g_allocations = 0;
+            g_counting = true;
+            for (int frame = 0; frame < 12; ++frame)
+                if (!renderer.draw(crowd->characters, camera, k_width, k_height, k_background, path)) break;
+            Result<FrameStats> done = renderer.finish();
+            g_counting = false;
+            ASSERT_TRUE(done.ok()) << done.error().message();
+            EXPECT_EQ(g_allocations.load(), 0) << "path " << static_cast<int>(path)
+                                               << (workers ? ", worker pool" : ", caller's thread");
+        }
+    }
+}
+
+}  // namespace
+}  // namespace spinegpu
