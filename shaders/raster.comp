@@ -29,7 +29,7 @@ layout(std430, set = 0, binding = 6) readonly buffer Characters { GpuCharacter c
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 layout(set = 0, binding = 11) uniform sampler2DArray pages;
 layout(std430, set = 0, binding = 13) readonly buffer TileBits { uint tile_bits[]; };
-// [0]: covered pixels shaded this frame (all tiles), for the statistics.
+// [0]: covered pixels shaded this frame (all tiles), for the statistics; [4]: not 0 when a loop guard tripped (below).
 layout(std430, set = 0, binding = 14) buffer Counters { uint counters[]; };
 layout(set = 0, binding = 15, rgba8) uniform writeonly image2D target;
 layout(std430, set = 0, binding = 16) readonly buffer Triangles { GpuTriangle triangles[]; };
@@ -47,12 +47,27 @@ layout(push_constant) uniform PushBlock { GpuTilePush push; };
 // some); the pixel comes out opaque white where they disagree (all the tile's pixels for a wrong mask), opaque black
 // elsewhere.
 layout(constant_id = 0) const uint k_diagnose = 0u;
+// On a CPU implementation (k_loop_canary = 1): llvmpipe ends every loop of a shader invocation once all of them
+// together have run 65,535 times (LP_MAX_TGSI_LOOP_ITERATIONS, its guard against endless loops), so a tile or a
+// character with more work than that would be drawn wrong, without an error. loops_ran_out() tells: a last loop
+// that must run twice runs once when the guard has tripped. Such an invocation sets counters[4], and the renderer
+// fails the frame.
+layout(constant_id = 1) const uint k_loop_canary = 0u;
 
 #include "camera.glsl"
 #include "shading.glsl"
 #include "tile_grid.glsl"
 
 const uint k_threads = k_tile_size * k_tile_size;
+
+// Whether the driver's loop guard tripped in this invocation (k_loop_canary; false elsewhere): a loop whose two
+// passes the compiler cannot see (its bound comes from memory) ran only once.
+bool loops_ran_out() {
+    if (k_loop_canary == 0u) return false;
+    uint passes = 0u;
+    for (uint i = 0u; i < 2u + (push.width >> 31); ++i) ++passes;
+    return passes != 2u;
+}
 
 shared uint s_words[k_threads];    // a chunk of the tile's bitset
 shared uint s_word_mask[8];        // which of them are non-zero
@@ -370,4 +385,5 @@ void main() {
     if (tid == 0u && s_shaded != 0u) atomicAdd(counters[0], s_shaded);
     if (k_diagnose == 4u && s_mask_wrong != 0u) dst = ~0u;
     if (pixel.x < int(push.width) && pixel.y < int(push.height)) imageStore(target, pixel, unpackUnorm4x8(dst));
+    if (loops_ran_out()) atomicOr(counters[4], 1u);
 }

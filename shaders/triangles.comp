@@ -28,8 +28,8 @@ layout(std430, set = 0, binding = 16) writeonly buffer Triangles { GpuTriangle t
 // (min > max: none). Apart from the rest, so that the rasterizer's tests of every triangle read 8 bytes each.
 layout(std430, set = 0, binding = 17) buffer TriangleBoxes { uvec2 triangle_boxes[]; };
 // [1]: tile mask words allocated from the pool this frame; [2]: words asked for, in k_tile_mask_demand_unit units;
-// [3]: characters in view that got no masks (the pool had no room for them). Coherent: the limits below read the
-// counts that other workgroups change.
+// [3]: characters in view that got no masks (the pool had no room for them); [4]: not 0 when a loop guard tripped
+// (k_loop_canary). Coherent: the limits below read the counts that other workgroups change.
 layout(std430, set = 0, binding = 14) coherent buffer Counters { uint counters[]; };
 layout(std430, set = 0, binding = 18) writeonly buffer CharacterTiles { GpuCharacterTiles character_tiles[]; };
 // Coherent: a large character's masks are cleared with stores, set with atomics and their counts read, each by
@@ -45,6 +45,12 @@ layout(push_constant) uniform PushBlock { GpuTilePush push; };
 // one and placed() below), and lavapipe's crowded-tiles test 1,433 channels (within its limit of 25 with the
 // placed one).
 layout(constant_id = 0) const uint k_uv_plane_placed = 0u;
+// On a CPU implementation (k_loop_canary = 1): llvmpipe ends every loop of a shader invocation once all of them
+// together have run 65,535 times (LP_MAX_TGSI_LOOP_ITERATIONS, its guard against endless loops), so a tile or a
+// character with more work than that would be drawn wrong, without an error. loops_ran_out() tells: a last loop
+// that must run twice runs once when the guard has tripped. Such an invocation sets counters[4], and the renderer
+// fails the frame.
+layout(constant_id = 1) const uint k_loop_canary = 0u;
 
 #include "camera.glsl"
 #include "tile_grid.glsl"
@@ -125,6 +131,15 @@ ivec4 set_up(uint t) {
     r.flags = (top_left(v0, v1) ? 1u : 0u) | (top_left(v1, v2) ? 2u : 0u) | (top_left(v2, v0) ? 4u : 0u);
     triangles[t] = r;
     return ivec4(lo, hi);
+}
+
+// Whether the driver's loop guard tripped in this invocation (k_loop_canary; false elsewhere): a loop whose two
+// passes the compiler cannot see (its bound comes from memory) ran only once.
+bool loops_ran_out() {
+    if (k_loop_canary == 0u) return false;
+    uint passes = 0u;
+    for (uint i = 0u; i < 2u + (push.width >> 31); ++i) ++passes;
+    return passes != 2u;
 }
 
 shared ivec4 s_tiles;  // the character's box of tiles: min x, min y, max x, max y
@@ -291,7 +306,10 @@ void main() {
             barrier();  // every thread is done with the chunk's entries
         }
     }
-    if (mask_first == k_no_tile_mask) return;
+    if (mask_first == k_no_tile_mask) {
+        if (loops_ran_out()) atomicOr(counters[4], 1u);
+        return;
+    }
     if (!shared_masks) groupMemoryBarrier();  // the counts before the reads below
     barrier();
     // The character's bit in each tile of its box that some triangle touches, one atomic per tile: a read of the
@@ -305,4 +323,5 @@ void main() {
     }
     if (shared_masks)
         for (uint i = tid; i < mask_count; i += k_triangle_workgroup) tile_masks[mask_first + i] = s_masks[i];
+    if (loops_ran_out()) atomicOr(counters[4], 1u);
 }

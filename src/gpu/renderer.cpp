@@ -223,6 +223,11 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
         const auto* counted = static_cast<const std::uint32_t*>(slot.counters.mapped);
         tile_mask_words_asked = std::uint64_t{counted[2]} * k_tile_mask_demand_unit;
         slot.stats.unmasked = counted[3];
+        if (counted[4] != 0)
+            return make_error(context->device_name, "tile rasterizer",
+                              "the driver ended a loop of the tile rasterizer early (llvmpipe stops every shader "
+                              "invocation after 65,535 loop passes), so the frame is wrong: a tile or a character "
+                              "held more triangles than the tile path can draw here; draw it through the gpu path");
         if (slot.timed) slot.stats.fragments = counted[0];
     } else if (slot.timed && statistics != VK_NULL_HANDLE) {
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
@@ -560,7 +565,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     VkDescriptorSet set = packs ? f.set_gpu : f.set_cpu;
     f.tiles = tiles;
     if (tiles) {
-        vkCmdFillBuffer(cb, f.counters.buffer, 0, 16, 0);
+        vkCmdFillBuffer(cb, f.counters.buffer, 0, 20, 0);
         if (tile_bytes > 0) vkCmdFillBuffer(cb, f.tile_bits.buffer, 0, tile_bytes, 0);
         VkMemoryBarrier cleared{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         cleared.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;

@@ -63,7 +63,7 @@ struct FrameSlot {
     GpuBuffer tile_bits;                  // RenderPath::gpu_tiles: per tile, a bit per visible character
     GpuBuffer counters;                   // RenderPath::gpu_tiles (host visible): [0] pixels shaded, [1] tile mask
                                           // words allocated, [2] words asked for / k_tile_mask_demand_unit, [3]
-                                          // characters in view without masks
+                                          // characters in view without masks, [4] a loop guard tripped (llvmpipe)
     GpuBuffer triangles, triangle_boxes;  // RenderPath::gpu_tiles: every triangle set up, and its pixel box
     GpuBuffer character_tiles, tile_masks;  // RenderPath::gpu_tiles: per character where its triangle masks are;
                                             // the pool they are allocated from
@@ -142,10 +142,10 @@ struct Renderer::Impl {
 
     ~Impl();
     Result<void> create_pipelines();
-    // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constant 0 set to
-    // `constant` when it is not 0.
+    // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constants 0 and 1
+    // set to `constant` and `second` (0: the shader's default).
     Result<void> make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
-                                       std::uint32_t constant = 0);
+                                       std::uint32_t constant = 0, std::uint32_t second = 0);
     Result<void> create_frames();
     // Builds and uploads every type's static data (once; a failure is final, see static_error).
     Result<void> upload_static();

@@ -122,9 +122,10 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), small_skin_pipeline, k_small_slot_capacity); !r)
         return r;
     if (tile_rasterizer_supported(*context)) {
-        // The UV plane over the vertices the device's raster pipeline interpolates over (triangles.comp).
-        const std::uint32_t uv_plane_placed = context->software ? 1u : 0u;
-        if (Result<void> r = make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline, uv_plane_placed); !r)
+        // The UV plane over the vertices the device's raster pipeline interpolates over (triangles.comp). On a CPU
+        // implementation, both passes check that the driver let their loops run to the end (k_loop_canary).
+        const std::uint32_t software = context->software ? 1u : 0u;
+        if (Result<void> r = make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline, software, software); !r)
             return r;
         // Diagnostics: SPINEGPU_DIAGNOSE_TILES=1..3 builds the tile rasterizer with parts left out, 4 with its
         // coverage checked (raster.comp).
@@ -132,7 +133,8 @@ Result<void> Renderer::Impl::create_pipelines() {
         const std::uint32_t part = diagnose != nullptr && diagnose[0] >= '1' && diagnose[0] <= '4' && !diagnose[1]
                                        ? static_cast<std::uint32_t>(diagnose[0] - '0')
                                        : 0;
-        if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, part); !r) return r;
+        if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, part, software); !r)
+            return r;
         // SPINEGPU_DIAGNOSE_MASK_POOL=N: at most N words of tile masks per frame (0: none), to test the fallback.
         if (std::optional<std::uint64_t> words = diagnostic_number("SPINEGPU_DIAGNOSE_MASK_POOL");
             words && *words <= 0xFFFFFFFFull)
@@ -262,15 +264,18 @@ Result<void> Renderer::Impl::create_pipelines() {
 }
 
 Result<void> Renderer::Impl::make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
-                                                   std::uint32_t constant) {
+                                                   std::uint32_t constant, std::uint32_t second) {
     VkDevice d = context->device;
     Result<VkShaderModule> module = make_module(d, code);
     if (!module) return module.error();
-    const VkSpecializationMapEntry entry{0, 0, sizeof(std::uint32_t)};
-    const VkSpecializationInfo specialization{1, &entry, sizeof(constant), &constant};
+    const std::uint32_t values[2] = {constant, second};
+    const VkSpecializationMapEntry entries[2] = {{0, 0, sizeof(std::uint32_t)},
+                                                 {1, sizeof(std::uint32_t), sizeof(std::uint32_t)}};
+    // (An entry for a constant the shader does not declare is ignored.)
+    const VkSpecializationInfo specialization{2, entries, sizeof(values), values};
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                  *module, "main", constant != 0 ? &specialization : nullptr};
+                  *module, "main", constant != 0 || second != 0 ? &specialization : nullptr};
     info.layout = compute_layout;
     VkResult r = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &out);
     vkDestroyShaderModule(d, *module, nullptr);

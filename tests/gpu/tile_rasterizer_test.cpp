@@ -287,3 +287,56 @@ TEST(TileRasterizer, a_character_filling_a_4096_pixel_view_gets_masks_from_its_s
 
 }  // namespace
 }  // namespace spinegpu::test
+
+namespace spinegpu::test {
+namespace {
+
+// On lavapipe: llvmpipe ends every loop of a shader invocation after 65,535 passes in all, so a tile holding a stack
+// of hundreds of characters cannot be drawn by one workgroup there. Such a frame fails, naming the limit and the gpu
+// path, where it used to come out as garbage (most of the tile never written); a stack under the limit draws the
+// raster pipeline's pixels. (Hardware drivers have no such guard: skipped there.)
+TEST(TileRasterizer, a_tile_past_llvmpipes_loop_guard_fails_the_frame_instead_of_drawing_it_wrong) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    if (!renderer->software_device())
+        GTEST_SKIP() << "only CPU implementations guard loops: " << renderer->device_name();
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    ASSERT_TRUE(spineboy);
+    Player player(spineboy->data(), k_none, spineboy->data().animation_names.find("walk"));
+    player.step(1.0 / 60);
+    const Camera2D camera{0.02f, 8, 14};  // spineboy about 12 pixels tall in a 16 x 16 target: one tile
+    for (std::size_t stack : {300u, 700u}) {
+        const std::vector<CharacterDraw> characters(stack, CharacterDraw{&player.pose, spineboy->type, Color{}});
+        std::vector<Image> images;
+        for (RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles}) {
+            Result<FrameStats> frame = renderer->draw(characters, camera, 16, 16, k_background, path);
+            ASSERT_TRUE(frame.ok()) << frame.error().message();
+            Result<Image> image = renderer->read_back();
+            if (stack == 700 && path == RenderPath::gpu_tiles) {
+                ASSERT_FALSE(image.ok()) << "a stack of 700 drawn through the tile path on " << renderer->device_name();
+                EXPECT_NE(image.error().message().find("65,535"), std::string::npos) << image.error().message();
+                EXPECT_NE(image.error().message().find("gpu path"), std::string::npos) << image.error().message();
+                continue;
+            }
+            ASSERT_TRUE(image.ok()) << image.error().message();
+            images.push_back(std::move(*image));
+        }
+        if (stack == 300) {
+            ASSERT_EQ(images.size(), 2u);
+            EXPECT_GT(pixels_off_background(images[0]), 50u);
+            std::uint32_t differing = 0;
+            for (std::size_t i = 0; i < images[0].rgba.size(); ++i)
+                differing += std::abs(int(images[0].rgba[i]) - int(images[1].rgba[i])) > 2 ? 1 : 0;
+            EXPECT_EQ(differing, 0u);
+        }
+    }
+    // The renderer draws on after the failed frame.
+    const std::vector<CharacterDraw> one{CharacterDraw{&player.pose, spineboy->type, Color{}}};
+    ASSERT_TRUE(renderer->draw(one, camera, 16, 16, k_background, RenderPath::gpu_tiles).ok());
+    ASSERT_TRUE(renderer->read_back().ok());
+    expect_no_validation_messages(*renderer);
+}
+
+}  // namespace
+}  // namespace spinegpu::test
