@@ -34,12 +34,13 @@ Timing summarise(std::vector<double>& ms) {
     return Timing{median, ms.front(), ms.back()};
 }
 
-Crowd make_crowd(const SkeletonData& data, std::size_t count) {
+Crowd make_crowd(const SkeletonData& data, std::size_t count, Index skin) {
     std::mt19937 random(k_seed);
     Crowd crowd;
     crowd.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
         const CharacterIndex c = crowd.add(data);
+        if (skin != k_none) set_skin(crowd.pose(c), skin);
         set_to_setup_pose(crowd.pose(c));
         if (data.animations.empty()) continue;
         const auto animation = static_cast<Index>(random() % data.animations.size());
@@ -57,13 +58,13 @@ namespace {
 const char* const k_bench_usage =
     "usage: spinegpu bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T]\n"
     "                      [--paths update,gpu,cpu,gpu-vertex,gpu-tiles] [--backend pool|tbb]\n"
-    "                      [--width W --height H] [--device NAME] [--character-pixels P] [--update-in-pack]\n"
-    "                      [--json]\n";
+    "                      [--width W --height H] [--device NAME] [--character-pixels P] [--skin NAME]\n"
+    "                      [--update-in-pack] [--json]\n";
 
 // Times the runtime update of `count` characters with `threads` threads: F frames after a warm-up, each frame the
 // batch plus the delivery of its notifications. `steal` gets the host's steal share over those frames.
 Timing time_update(const BenchSetup& setup, std::size_t count, unsigned threads, std::optional<double>& steal) {
-    Crowd crowd = make_crowd(*setup.data, count);
+    Crowd crowd = make_crowd(*setup.data, count, setup.skin);
     BatchUpdater updater(BatchDesc{threads, setup.backend, 0});
     std::size_t notifications = 0;
     auto listener = [&](CharacterIndex, const StateNotification&) { ++notifications; };
@@ -278,7 +279,7 @@ int run_bench(int argc, char** argv) {
     std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2,
                                                  {"--skeleton", "--atlas", "--characters", "--frames", "--threads",
                                                   "--paths", "--backend", "--width", "--height", "--device",
-                                                  "--character-pixels"},
+                                                  "--character-pixels", "--skin"},
                                                  {"--json", "--update-in-pack"}, error);
     if (!args) return usage(error);
     if (!args->positional().empty()) return usage("unexpected argument \"" + args->positional()[0] + "\"");
@@ -291,7 +292,9 @@ int run_bench(int argc, char** argv) {
     std::vector<std::size_t> counts;
     for (std::string_view part : split_commas(*counts_text)) {
         const std::optional<std::uint64_t> n = parse_positive(part, 10'000'000);
-        if (!n) return usage("--characters needs positive integers separated by commas, got \"" + *counts_text + "\"");
+        if (!n)
+            return usage("--characters needs whole numbers from 1 to 10000000 separated by commas, got \"" +
+                         *counts_text + "\"");
         counts.push_back(static_cast<std::size_t>(*n));
     }
 
@@ -349,6 +352,14 @@ int run_bench(int argc, char** argv) {
         return 1;
     }
     setup.data = &assets->data;
+    if (std::optional<std::string> name = args->get("--skin")) {
+        setup.skin = assets->data.skin_names.find(*name);
+        if (setup.skin == k_none) {
+            std::fprintf(stderr, "spinegpu bench: %s: --skin: unknown skin \"%s\"\n", skeleton_path->c_str(),
+                         name->c_str());
+            return 1;
+        }
+    }
     setup.atlas = &assets->atlas;
     setup.binding = &assets->binding;
     setup.pages = &assets->pages;

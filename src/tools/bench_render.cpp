@@ -51,7 +51,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     const gpu::Camera2D camera{setup.character_pixels / height, 0, static_cast<float>(setup.height)};
     // Back to front: characters higher up the view are farther away. The places are sorted before they are handed
     // out, so that the crowd's order is the draw order (a pose job's ranges are then ranges of the crowd).
-    Crowd crowd = make_crowd(*setup.data, count);
+    Crowd crowd = make_crowd(*setup.data, count, setup.skin);
     std::mt19937 random(k_seed + 1);
     struct Place {
         float x, y;

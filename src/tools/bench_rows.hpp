@@ -32,6 +32,7 @@ struct BenchSetup {
     ThreadBackend backend = ThreadBackend::pool;
     std::uint32_t width = 1920, height = 1080;  // the view of the render paths
     std::string device;                         // Vulkan device name filter ("" : any)
+    Index skin = k_none;                        // every character's skin (k_none: the default skin alone)
     float character_pixels = 64;                // characters' height on screen (render paths)
     bool update_in_pack = false;  // render paths: the update runs inside the renderer's packing pass (PoseJob)
 };
@@ -68,9 +69,10 @@ struct BenchRow {
 // Median, min and max of `ms` (sorts it). Precondition: not empty.
 Timing summarise(std::vector<double>& ms);
 
-// A crowd of `count` characters of the skeleton, each playing a random animation (looping) from a random phase.
-// The same seed gives the same crowd, so rows with different thread counts time the same work.
-Crowd make_crowd(const SkeletonData& data, std::size_t count);
+// A crowd of `count` characters of the skeleton, each playing a random animation (looping) from a random phase,
+// in skin `skin` (k_none: the default skin alone). The same seed gives the same crowd, so rows with different thread
+// counts time the same work.
+Crowd make_crowd(const SkeletonData& data, std::size_t count, Index skin);
 
 // Paths gpu, cpu and gpu-vertex: the whole frame of `count` characters through the renderer (bench_render.cpp).
 // Appends one row; false with `error` set on failure.

@@ -1,5 +1,6 @@
 // spinegpu pose: the pose dump of DESIGN.md ("Pose dump"), one JSON line per printed step, to compare our runtime
 // with the official one step by step.
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -122,10 +123,12 @@ int run_pose(int argc, char** argv) {
     std::optional<double> steps = args->has("--steps") ? parse_number(*args->get("--steps")) : 60.0;
     std::optional<double> dt = args->has("--dt") ? parse_number(*args->get("--dt")) : 0.016666666666666666;
     std::optional<double> every = args->has("--every") ? parse_number(*args->get("--every")) : 1.0;
-    if (!steps || *steps < 0 || *steps != static_cast<double>(static_cast<std::uint32_t>(*steps)))
-        return usage("--steps needs a non-negative integer");
-    if (!every || *every < 1 || *every != static_cast<double>(static_cast<std::uint32_t>(*every)))
-        return usage("--every needs a positive integer");
+    // (The range is checked before the conversion: a double past the type's range does not convert.)
+    auto whole = [](const std::optional<double>& v, double low) {
+        return v && *v >= low && *v <= 4294967295.0 && *v == std::floor(*v);
+    };
+    if (!whole(steps, 0)) return usage("--steps needs a whole number from 0 to 4294967295");
+    if (!whole(every, 1)) return usage("--every needs a whole number from 1 to 4294967295");
     if (!dt || !(*dt >= 0) || *dt > 3600) return usage("--dt needs a number of seconds from 0 to 3600");
 
     auto fail = [](const Error& e) {

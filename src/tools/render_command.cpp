@@ -83,7 +83,7 @@ int run_render(int argc, char** argv) {
         SceneRenderOptions options;
         std::optional<std::uint32_t> frames =
             args->has("--frames") ? parse_whole(args->get("--frames"), 1, 100000) : 1u;
-        if (!frames) return usage("--frames needs a whole number from 1");
+        if (!frames) return usage("--frames needs a whole number from 1 to 100000");
         options.frames = *frames;
         std::optional<std::string> out = args->get("--out");
         if (!out) return usage("--out DIR is required");
@@ -113,7 +113,7 @@ int run_render(int argc, char** argv) {
     if (args->has("--frames")) return usage("--frames is for --scene; one skeleton is drawn after --steps");
     if (args->has("--animation") == args->has("--schedule")) return usage("give one of --animation and --schedule");
     std::optional<std::uint32_t> steps = args->has("--steps") ? parse_whole(args->get("--steps"), 0, 1u << 30) : 60u;
-    if (!steps) return usage("--steps needs a non-negative integer");
+    if (!steps) return usage("--steps needs a whole number from 0 to 1073741824");
     std::optional<double> dt = args->has("--dt") ? parse_number(*args->get("--dt")) : 0.016666666666666666;
     if (!dt || !(*dt >= 0) || *dt > 3600) return usage("--dt needs a number of seconds from 0 to 3600");
     std::optional<std::uint32_t> width = parse_whole(args->get("--width"), 1, 16384);

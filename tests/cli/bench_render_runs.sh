@@ -2,7 +2,8 @@
 # `spinegpu bench` through the renderer's paths with --json, on spineboy-pro with a small crowd: one row per path,
 # with pack, record, GPU and frame times, bytes per character and the device; with --update-in-pack the update runs
 # inside packing, so update_ms is null and the row says so; every row has the host's steal share and the cpu path's
-# frame over its own. Checks behaviour only, never timings.
+# frame over its own; --skin puts every character in a skin (mix-and-match draws nothing without one). Checks
+# behaviour only, never timings.
 # usage: bench_render_runs.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2}
@@ -44,4 +45,14 @@ for in_pack in 0 1; do
   fi
   check_rows "$in_pack" "$out" || { echo "FAIL: bad --json rows (${flag[*]}):"; printf '%s\n' "$out"; exit 1; }
 done
+# --skin: every character in that skin. Mix-and-match's default skin draws nothing; its full skins draw.
+mm="$examples/mix-and-match/mix-and-match-pro.skel" mm_atlas="$examples/mix-and-match/mix-and-match-pma.atlas"
+triangles() {
+  "$bin" bench --skeleton "$mm" --atlas "$mm_atlas" --characters 10 --frames 2 --threads 2 --width 320 --height 180 \
+    --paths gpu --json "$@" | sed -n 's/.*"triangles": \([0-9]*\).*/\1/p'
+}
+[ "$(triangles)" = 0 ] || { echo "FAIL: mix-and-match in its default skin drew $(triangles) triangles"; exit 1; }
+[ "$(triangles --skin full-skins/girl)" -gt 1000 ] || { echo "FAIL: --skin full-skins/girl drew too little"; exit 1; }
+err=$("$bin" bench --skeleton "$mm" --atlas "$mm_atlas" --characters 10 --skin nope 2>&1 >/dev/null)
+[ $? -eq 1 ] && [[ $err == *'unknown skin "nope"'* ]] || { echo "FAIL: --skin nope: $err"; exit 1; }
 echo "ok"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The command line's own answers: help and version on stdout with exit code 0 (also as COMMAND --help), and usage
-# errors with exit code 2 for a flag given twice, a flag a scene makes meaningless, a --dt past an hour, an image
-# that is not a .png and the window that is not built yet; a directory given as a file is a read error (exit code 1)
+# errors with exit code 2 for a flag given twice, a flag a scene makes meaningless, a --dt past an hour, counts
+# past their range (naming it), an image that is not a .png and the window that is not built yet; a directory given as a file is a read error (exit code 1)
 # that says so.
 # usage: command_line_help_and_usage_errors.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
@@ -33,6 +33,17 @@ expect_usage "--width is for one skeleton" render --scene "$tmp/scene.json" --ou
 expect_usage "--dt needs a number of seconds from 0 to 3600" pose --skeleton "$rig" --atlas "$atlas" --animation a \
   --dt 4000
 expect_usage "not built yet" view
+# Counts past their range say the range (a --steps past 2^32 was converted before it was checked).
+for steps in 1e20 4294967296 -1 2.5; do
+  expect_usage "--steps needs a whole number from 0 to 4294967295" pose --skeleton "$rig" --atlas "$atlas" \
+    --animation a --steps "$steps"
+done
+expect_usage "--every needs a whole number from 1 to 4294967295" pose --skeleton "$rig" --atlas "$atlas" \
+  --animation a --every 0
+expect_usage "--steps needs a whole number from 0 to 1073741824" render --skeleton "$rig" --atlas "$atlas" \
+  --animation a --steps 2147483647 --width 8 --height 8 --fit --out "$tmp/x.png"
+expect_usage "--characters needs whole numbers from 1 to 10000000" bench --skeleton "$rig" --atlas "$atlas" \
+  --characters 100000000
 expect_usage "--frames is for --scene" render --skeleton "$rig" --atlas "$atlas" --animation a --frames 3 --width 8 \
   --height 8 --fit --out "$tmp/x.png"
 expect_usage "--out names a .png file" render --skeleton "$rig" --atlas "$atlas" --animation a --width 8 --height 8 \

@@ -27,6 +27,14 @@ printf '\x01\x02\x03\x04\x05\x06\x07\x08\x07\x34\x2e\x32\x2e\x32\x32' > "$tmp/ga
 if err=$("$bin" info "$tmp/garbage.skel" 2>&1 >/dev/null); then fail "garbage binary accepted"; fi
 [[ $err == *"garbage.skel"* && $err == *"byte"* ]] || fail "binary error lacks file or byte offset: $err"
 
+# An empty or blank file (JSON or binary) says so, not that a binary header ended early.
+printf '' > "$tmp/empty.json"
+printf ' \n\t\n' > "$tmp/blank.skel"
+for f in empty.json blank.skel; do
+  if err=$("$bin" info "$tmp/$f" 2>&1 >/dev/null); then fail "$f accepted"; fi
+  [[ $err == *"$f: the file is empty"* ]] || fail "$f: error does not say the file is empty: $err"
+done
+
 # Usage errors exit with 2.
 "$bin" info >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing argument does not exit 2"
 "$bin" info a.json --bogus >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option does not exit 2"

@@ -30,7 +30,7 @@ Result<SkeletonData> load_skeleton_binary(std::span<const std::uint8_t> bytes, c
                                           const SkeletonLoadOptions& options = {});
 
 // Reads `path` and parses it as JSON when its first non-blank byte (after a UTF-8 byte order mark) is '{', as
-// binary otherwise.
+// binary otherwise; a file with nothing but blanks is an error that says it is empty.
 Result<SkeletonData> load_skeleton_file(const std::string& path, const SkeletonLoadOptions& options = {});
 
 }  // namespace spinegpu
