@@ -42,7 +42,8 @@ struct VkContext {
 
 // Creates the context. `device_filter` (or, when empty, the SPINEGPU_DEVICE environment variable) keeps only
 // devices whose name contains it, ignoring case. `validation` (or SPINEGPU_VALIDATION=1) enables
-// VK_LAYER_KHRONOS_validation and counts its warnings and errors. Fails with the reasons each device was rejected, or when no Vulkan exists.
+// VK_LAYER_KHRONOS_validation and counts its warnings and errors. Fails with the reasons each device was rejected,
+// or when no Vulkan exists.
 Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_filter, bool validation);
 
 // The first memory type index with `bits` allowed, all of `flags` set and none of `excluded`, or -1.
