@@ -5,6 +5,7 @@
 
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 layout(set = 0, binding = 11) uniform sampler2DArray pages;
+layout(set = 0, binding = 23) uniform sampler2DArray pages_nearest;
 
 #include "camera.glsl"
 #include "shading.glsl"
@@ -29,6 +30,6 @@ void main() {
     if (clip_count != 0u &&
         !inside_clip(v_clip_first, clip_count, gl_FragCoord.xy, camera.scale, camera.ox, camera.oy))
         discard;
-    vec4 t = k_flat ? vec4(1.0) : texture(pages, vec3(v_uv, float(v_material & k_material_layer_mask)));
+    vec4 t = k_flat ? vec4(1.0) : page_texel(v_uv, v_material);
     shade(t, v_light, v_dark, v_material, out_color, out_factor);
 }

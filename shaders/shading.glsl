@@ -1,6 +1,6 @@
 // What a covered pixel of a triangle adds to the target, shared by the draw (draw.frag) and the tile rasterizer
-// (raster.comp) so that both paths shade alike. Include after a declaration of `out_vertices` (GpuOutVertex[]) and
-// after camera.glsl.
+// (raster.comp) so that both paths shade alike. Include after declarations of `out_vertices` (GpuOutVertex[]) and of
+// the page samplers `pages` (linear) and `pages_nearest`, and after camera.glsl.
 //
 // Colour pipeline: pages are sampled as UNORM, so texels are filtered and blended in sRGB-encoded values, as the
 // official renderers do; premultiplied pages are un-premultiplied, so both kinds give straight texels. (DESIGN.md
@@ -26,6 +26,13 @@ bool inside_clip(uint first, uint count, vec2 p, float scale, float ox, float oy
         b = a;
     }
     return inside;
+}
+
+// The texel at `uv` of the page that `material` names, filtered as its atlas says (k_material_nearest_bit: nearest,
+// else linear). The pages have one level, so the explicit level 0 samples as an implicit one would.
+vec4 page_texel(vec2 uv, uint material) {
+    vec3 at = vec3(uv, float(material & k_material_layer_mask));
+    return (material & k_material_nearest_bit) != 0u ? textureLod(pages_nearest, at, 0.0) : textureLod(pages, at, 0.0);
 }
 
 // The blend inputs for texel `t` (as sampled) of an attachment with colours `light` (straight RGBA) and `dark`

@@ -249,12 +249,12 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             &f.characters, &f.bones, &f.words,
             path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
             &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes,
-            &f.character_tiles, &f.tile_masks, &f.packed_characters, &f.place_blocks, &f.draw_command};
+            &f.character_tiles, &f.tile_masks, &f.packed_characters, &f.place_blocks, &f.draw_command, nullptr};
         std::array<VkDescriptorBufferInfo, b_count> infos{};
         std::array<VkWriteDescriptorSet, b_count> writes{};
         std::uint32_t count = 0;
         for (std::uint32_t i = 0; i < b_count; ++i) {
-            if (i == b_pages || i == b_target) continue;
+            if (i == b_pages || i == b_pages_nearest || i == b_target) continue;
             // Generations start at 1 once a buffer exists; the static ones never change after finalize.
             const std::uint64_t tag = buffers[i]->generation * 2 + 1;
             if (bound[i] == tag) continue;
@@ -270,11 +270,13 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             w.pBufferInfo = &infos[i];
         }
-        const VkDescriptorImageInfo images[2] = {{sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                                                 {VK_NULL_HANDLE, target_view, VK_IMAGE_LAYOUT_GENERAL}};
-        const std::uint64_t image_tags[2] = {1, target_generation * 2 + 1};
-        const Binding image_bindings[2] = {b_pages, b_target};
-        for (int k = 0; k < 2; ++k) {
+        const VkDescriptorImageInfo images[3] = {
+            {sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+            {nearest_sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+            {VK_NULL_HANDLE, target_view, VK_IMAGE_LAYOUT_GENERAL}};
+        const std::uint64_t image_tags[3] = {1, 1, target_generation * 2 + 1};
+        const Binding image_bindings[3] = {b_pages, b_pages_nearest, b_target};
+        for (int k = 0; k < 3; ++k) {
             if (bound[image_bindings[k]] == image_tags[k]) continue;
             bound[image_bindings[k]] = image_tags[k];
             VkWriteDescriptorSet& w = writes[count++];
@@ -282,7 +284,7 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             w.dstSet = set;
             w.dstBinding = image_bindings[k];
             w.descriptorCount = 1;
-            w.descriptorType = k == 0 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+            w.descriptorType = k < 2 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
             w.pImageInfo = &images[k];
         }
         if (count > 0) vkUpdateDescriptorSets(context->device, count, writes.data(), 0, nullptr);

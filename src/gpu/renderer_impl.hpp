@@ -24,7 +24,7 @@ enum Binding : std::uint32_t {
     b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
     b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
     b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks,
-    b_packed_characters, b_place_blocks, b_draw_command, b_count
+    b_packed_characters, b_place_blocks, b_draw_command, b_pages_nearest, b_count
 };
 
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
@@ -96,7 +96,8 @@ struct Renderer::Impl {
     VkCommandPool command_pool = VK_NULL_HANDLE;
     VkQueryPool queries = VK_NULL_HANDLE;
     VkQueryPool statistics = VK_NULL_HANDLE;  // fragment shader invocations, one query per frame slot
-    VkSampler sampler = VK_NULL_HANDLE;
+    VkSampler sampler = VK_NULL_HANDLE;          // linear: pages whose atlas filter is Linear (or a mipmap filter)
+    VkSampler nearest_sampler = VK_NULL_HANDLE;  // pages whose atlas mag filter is Nearest
 
     // Static data of all types.
     std::vector<SkeletonTypeEntry> types;

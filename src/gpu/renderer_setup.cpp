@@ -62,6 +62,7 @@ Renderer::Impl::~Impl() {
     if (pages) vkDestroyImage(d, pages, nullptr);
     if (pages_memory) vkFreeMemory(d, pages_memory, nullptr);
     if (sampler) vkDestroySampler(d, sampler, nullptr);
+    if (nearest_sampler) vkDestroySampler(d, nearest_sampler, nullptr);
     if (queries) vkDestroyQueryPool(d, queries, nullptr);
     if (statistics) vkDestroyQueryPool(d, statistics, nullptr);
     if (command_pool) vkDestroyCommandPool(d, command_pool, nullptr);
@@ -86,12 +87,12 @@ Result<void> Renderer::Impl::create_pipelines() {
     for (std::uint32_t i = 0; i < b_count; ++i) {
         bindings[i].binding = i;
         bindings[i].descriptorCount = 1;
-        bindings[i].descriptorType = i == b_pages    ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
-                                     : i == b_target ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
-                                                     : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i].descriptorType = i == b_pages || i == b_pages_nearest ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                     : i == b_target                      ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                                                                          : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         // The tile rasterizer's and the places pass's bindings are compute only: the draw's stages stay within
         // common per-stage limits.
-        const bool compute_only = i >= b_tile_bits && i != b_pages;
+        const bool compute_only = i >= b_tile_bits && i != b_pages && i != b_pages_nearest;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT |
                                  (compute_only ? 0 : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
     }
@@ -260,6 +261,11 @@ Result<void> Renderer::Impl::create_pipelines() {
     sampler_info.maxLod = 0;
     if (VkResult r = vkCreateSampler(d, &sampler_info, nullptr, &sampler); r != VK_SUCCESS)
         return vk_error("vkCreateSampler", r);
+    // A page is sampled with its atlas mag filter at every scale (one level: no mipmaps are made), as the
+    // official renderer the tests compare with does.
+    sampler_info.magFilter = sampler_info.minFilter = VK_FILTER_NEAREST;
+    if (VkResult r = vkCreateSampler(d, &sampler_info, nullptr, &nearest_sampler); r != VK_SUCCESS)
+        return vk_error("vkCreateSampler", r);
     return {};
 }
 
@@ -291,7 +297,7 @@ Result<void> Renderer::Impl::create_frames() {
     if (VkResult r = vkCreateCommandPool(d, &pool_info, nullptr, &command_pool); r != VK_SUCCESS)
         return vk_error("vkCreateCommandPool", r);
     std::array<VkDescriptorPoolSize, 3> sizes{{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * frames_in_flight * b_count},
-                                               {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * frames_in_flight},
+                                               {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4 * frames_in_flight},
                                                {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * frames_in_flight}}};
     VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dp.maxSets = 2 * frames_in_flight;

@@ -47,7 +47,9 @@ public:
         if (s.has_dark) m |= k_material_dark_bit;
         if (page != k_none) {
             m |= pages_[static_cast<std::size_t>(page)].layer & k_material_layer_mask;
-            if (atlas_.pages[static_cast<std::size_t>(page)].pma) m |= k_material_pma_bit;
+            const AtlasPage& p = atlas_.pages[static_cast<std::size_t>(page)];
+            if (p.pma) m |= k_material_pma_bit;
+            if (p.mag_filter == TextureFilter::nearest) m |= k_material_nearest_bit;
         }
         return m;
     }

@@ -198,7 +198,8 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
         {"CharacterTiles", b_character_tiles}, {"TileMasks", b_tile_masks},
         {"PackedCharacters", b_packed_characters}, {"PlaceBlocks", b_place_blocks},
         {"DrawCommand", b_draw_command}};
-    const std::map<std::string, Binding> images{{"pages", b_pages}, {"target", b_target}};
+    const std::map<std::string, Binding> images{
+        {"pages", b_pages}, {"pages_nearest", b_pages_nearest}, {"target", b_target}};
     std::set<std::string> seen;
     for (const char* name : k_shaders) {
         ReflectedShader shader;

@@ -92,6 +92,7 @@ SPINEGPU_CONST k_material_pma_bit = 0x400u;     // the page is premultiplied
 SPINEGPU_CONST k_material_dark_bit = 0x800u;    // the slot has a dark colour (two-color tint)
 SPINEGPU_CONST k_material_clip_bit = 0x1000u;   // a clipping polygon, not drawn
 SPINEGPU_CONST k_material_weighted_bit = 0x2000u;  // deform offsets are per influence, not per vertex
+SPINEGPU_CONST k_material_nearest_bit = 0x4000u;   // the page is sampled nearest (its atlas filter), not linearly
 SPINEGPU_CONST k_material_clip_count_shift = 16u;  // GpuOutVertex only: clipping polygon vertex count
 
 // GpuSkeletonType::flags.
