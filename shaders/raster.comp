@@ -52,7 +52,7 @@ layout(constant_id = 0) const uint k_diagnose = 0u;
 // together have run 65,535 times (LP_MAX_TGSI_LOOP_ITERATIONS, its guard against endless loops), so a tile or a
 // character with more work than that would be drawn wrong, without an error. loops_ran_out() tells: a last loop
 // that must run twice runs once when the guard has tripped. Such an invocation sets counters[4], and the renderer
-// fails the frame.
+// reports an error when it waits for the frame.
 layout(constant_id = 1) const uint k_loop_canary = 0u;
 
 #include "camera.glsl"

@@ -14,6 +14,7 @@
 // which is draw order, and each mask in triangle order.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
+#extension GL_EXT_control_flow_attributes : require
 #include "spinegpu/gpu/gpu_layout.h"
 
 layout(local_size_x = 64) in;  // k_triangle_workgroup
@@ -49,7 +50,7 @@ layout(constant_id = 0) const uint k_uv_plane_placed = 0u;
 // together have run 65,535 times (LP_MAX_TGSI_LOOP_ITERATIONS, its guard against endless loops), so a tile or a
 // character with more work than that would be drawn wrong, without an error. loops_ran_out() tells: a last loop
 // that must run twice runs once when the guard has tripped. Such an invocation sets counters[4], and the renderer
-// fails the frame.
+// reports an error when it waits for the frame.
 layout(constant_id = 1) const uint k_loop_canary = 0u;
 
 #include "camera.glsl"
@@ -284,7 +285,8 @@ void main() {
             barrier();
             if (tid == 0u) {
                 uint sum = 0u;  // (at most 2^6 triangles of 2^24 tiles: no wrap)
-                for (uint j = 0u; j < k_triangle_workgroup; ++j) {
+                // (Unrolled, as the search below: no loop passes, which llvmpipe counts against its loop guard.)
+                [[unroll]] for (uint j = 0u; j < k_triangle_workgroup; ++j) {
                     uint count = s_masks[j];
                     s_masks[j] = sum;
                     sum += count;
@@ -293,12 +295,11 @@ void main() {
             }
             barrier();
             for (uint pair = tid; pair < s_masks[k_triangle_workgroup]; pair += k_triangle_workgroup) {
-                uint lo = 0u, hi = k_triangle_workgroup;  // s_masks[lo] <= pair < s_masks[hi]
-                while (hi - lo > 1u) {
-                    uint mid = (lo + hi) >> 1;
-                    if (s_masks[mid] <= pair) lo = mid;
-                    else hi = mid;
-                }
+                // The last triangle whose pairs start at or before this one (s_masks[0] = 0 <= pair, and
+                // s_masks[k_triangle_workgroup], the total, is past it).
+                uint lo = 0u;
+                [[unroll]] for (uint step = k_triangle_workgroup / 2u; step != 0u; step >>= 1)
+                    if (s_masks[lo + step] <= pair) lo += step;
                 uint from = s_masks[k_pair_boxes + 2u * lo], to = s_masks[k_pair_boxes + 2u * lo + 1u];
                 uint across = (to & 0xFFFFu) - (from & 0xFFFFu) + 1u, n = pair - s_masks[lo];
                 mark(m, chunk + lo, int((from & 0xFFFFu) + n % across), int((from >> 16) + n / across));

@@ -225,9 +225,10 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
         slot.stats.unmasked = counted[3];
         if (counted[4] != 0)
             return make_error(context->device_name, "tile rasterizer",
-                              "the driver ended a loop of the tile rasterizer early (llvmpipe stops every shader "
-                              "invocation after 65,535 loop passes), so the frame is wrong: a tile or a character "
-                              "held more triangles than the tile path can draw here; draw it through the gpu path");
+                              "a frame drawn through the tile path is wrong: the driver cut its loops short "
+                              "(llvmpipe ends a shader's loops once they have run 65,535 passes in all), because a "
+                              "tile or a character held more triangles than the tile path can draw here; draw such "
+                              "frames through the gpu path");
         if (slot.timed) slot.stats.fragments = counted[0];
     } else if (slot.timed && statistics != VK_NULL_HANDLE) {
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
@@ -632,8 +633,11 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
 
 Result<FrameStats> Renderer::finish() {
     Impl& m = *impl_;
+    // Every slot is waited for, then the first error (if any) is returned.
+    std::optional<Error> failed;
     for (FrameSlot& f : m.frames)
-        if (Result<void> r = m.wait_slot(f); !r) return r.error();
+        if (Result<void> r = m.wait_slot(f); !r && !failed) failed = r.error();
+    if (failed) return *failed;
     if (m.last_frame < 0) return FrameStats{};
     return m.frames[static_cast<std::size_t>(m.last_frame)].stats;
 }

@@ -144,7 +144,7 @@ struct Renderer::Impl {
     ~Impl();
     Result<void> create_pipelines();
     // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constants 0 and 1
-    // set to `constant` and `second` (0: the shader's default).
+    // set to `constant` and `second`, each only when it is not 0 (0: the shader's default).
     Result<void> make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
                                        std::uint32_t constant = 0, std::uint32_t second = 0);
     Result<void> create_frames();

@@ -125,8 +125,11 @@ Result<void> Renderer::Impl::create_pipelines() {
     if (tile_rasterizer_supported(*context)) {
         // The UV plane over the vertices the device's raster pipeline interpolates over (triangles.comp). On a CPU
         // implementation, both passes check that the driver let their loops run to the end (k_loop_canary).
-        const std::uint32_t software = context->software ? 1u : 0u;
-        if (Result<void> r = make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline, software, software); !r)
+        const std::uint32_t uv_plane_placed = context->software ? 1u : 0u;
+        const std::uint32_t loop_canary = context->software ? 1u : 0u;
+        if (Result<void> r =
+                make_compute_pipeline(triangles_comp_spirv(), triangle_pipeline, uv_plane_placed, loop_canary);
+            !r)
             return r;
         // Diagnostics: SPINEGPU_DIAGNOSE_TILES=1..3 builds the tile rasterizer with parts left out, 4 with its
         // coverage checked (raster.comp).
@@ -134,7 +137,7 @@ Result<void> Renderer::Impl::create_pipelines() {
         const std::uint32_t part = diagnose != nullptr && diagnose[0] >= '1' && diagnose[0] <= '4' && !diagnose[1]
                                        ? static_cast<std::uint32_t>(diagnose[0] - '0')
                                        : 0;
-        if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, part, software); !r)
+        if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, part, loop_canary); !r)
             return r;
         // SPINEGPU_DIAGNOSE_MASK_POOL=N: at most N words of tile masks per frame (0: none), to test the fallback.
         if (std::optional<std::uint64_t> words = diagnostic_number("SPINEGPU_DIAGNOSE_MASK_POOL");
@@ -274,14 +277,16 @@ Result<void> Renderer::Impl::make_compute_pipeline(std::span<const std::uint32_t
     VkDevice d = context->device;
     Result<VkShaderModule> module = make_module(d, code);
     if (!module) return module.error();
+    // Entries only for the constants set, so that a 0 leaves the shader's default.
     const std::uint32_t values[2] = {constant, second};
-    const VkSpecializationMapEntry entries[2] = {{0, 0, sizeof(std::uint32_t)},
-                                                 {1, sizeof(std::uint32_t), sizeof(std::uint32_t)}};
-    // (An entry for a constant the shader does not declare is ignored.)
-    const VkSpecializationInfo specialization{2, entries, sizeof(values), values};
+    VkSpecializationMapEntry entries[2];
+    std::uint32_t count = 0;
+    for (std::uint32_t id = 0; id < 2; ++id)
+        if (values[id] != 0) entries[count++] = {id, id * 4, sizeof(std::uint32_t)};
+    const VkSpecializationInfo specialization{count, entries, sizeof(values), values};
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                  *module, "main", constant != 0 || second != 0 ? &specialization : nullptr};
+                  *module, "main", count != 0 ? &specialization : nullptr};
     info.layout = compute_layout;
     VkResult r = vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &out);
     vkDestroyShaderModule(d, *module, nullptr);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The command line's own answers: help and version on stdout with exit code 0 (also as COMMAND --help), and usage
 # errors with exit code 2 for a flag given twice, a flag a scene makes meaningless, a --dt past an hour, counts
-# past their range (naming it), an image that is not a .png and the window that is not built yet; a directory given as a file is a read error (exit code 1)
-# that says so.
+# past their range (naming it), an image that is not a .png and the window that is not built yet; a directory given
+# as a file is a read error (exit code 1) that says so.
 # usage: command_line_help_and_usage_errors.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1

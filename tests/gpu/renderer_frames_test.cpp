@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <string>
 
 #include "renderer_test_support.hpp"
 
@@ -42,10 +43,11 @@ const RenderPath k_paths[] = {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_
 // pose, end in the image that the last poses give when drawn alone; the validation layer, synchronisation
 // validation included, reports nothing.
 TEST(Renderer, frames_in_flight_draw_what_each_frame_alone_draws) {
-    setenv("VK_LAYER_ENABLES", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT", 1);
     SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(renderer);
-    unsetenv("VK_LAYER_ENABLES");
+    // (The Khronos layer of Debian 12, 1.3.239, reads VK_LAYER_ENABLES; removing the barrier after the tile buffers'
+    // clear makes this test fail with SYNC-HAZARD-READ-AFTER-WRITE.)
+    SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "VK_LAYER_ENABLES",
+                                         "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT");
     std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
     ASSERT_TRUE(crowd);
     const Camera2D camera{0.18f, k_width / 2.0f, k_height / 2.0f};
@@ -80,8 +82,17 @@ TEST(Renderer, a_steady_crowd_allocates_nothing_per_frame) {
     ASSERT_EQ(g_allocations.load(), 2) << "the replaced operator new counts allocations";
     WorkerPool pool(2);
     for (WorkerPool* workers : {static_cast<WorkerPool*>(nullptr), &pool}) {
+        // Without validation, whatever SPINEGPU_VALIDATION says; the skip as create_renderer's.
+        const char* validation = std::getenv("SPINEGPU_VALIDATION");
+        const std::string kept = validation ? validation : "";
+        unsetenv("SPINEGPU_VALIDATION");
         Result<std::unique_ptr<Renderer>> created = Renderer::create({});
-        if (!created) GTEST_SKIP() << created.error().message();
+        if (validation) setenv("SPINEGPU_VALIDATION", kept.c_str(), 1);
+        if (!created) {
+            const Error& e = created.error();
+            if (e.file == "vulkan" && (e.where == "instance" || e.where == "devices")) GTEST_SKIP() << e.message();
+            FAIL() << e.message();
+        }
         Renderer& renderer = **created;
         renderer.set_worker_pool(workers);
         std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(renderer);
@@ -93,10 +104,12 @@ TEST(Renderer, a_steady_crowd_allocates_nothing_per_frame) {
             ASSERT_TRUE(renderer.finish().ok());
             g_allocations = 0;
             g_counting = true;
-            for (int frame = 0; frame < 12; ++frame)
-                if (!renderer.draw(crowd->characters, camera, k_width, k_height, k_background, path)) break;
+            bool drawn = true;
+            for (int frame = 0; frame < 12 && drawn; ++frame)
+                drawn = renderer.draw(crowd->characters, camera, k_width, k_height, k_background, path).ok();
             Result<FrameStats> done = renderer.finish();
             g_counting = false;
+            ASSERT_TRUE(drawn) << "path " << static_cast<int>(path);
             ASSERT_TRUE(done.ok()) << done.error().message();
             EXPECT_EQ(g_allocations.load(), 0) << "path " << static_cast<int>(path)
                                                << (workers ? ", worker pool" : ", caller's thread");

@@ -129,8 +129,9 @@ public:
 
     // Draws `characters` (in this order: back to front) into the offscreen target, sized width x height and
     // cleared to `background` (straight alpha), through `path`. Characters outside the view are neither packed nor
-    // drawn. Waits only for the frame that last used this frame-in-flight slot. `poses`, when given, runs first on
-    // each range of characters, in the packing pass (see PoseJob).
+    // drawn. Waits only for the frame that last used this frame-in-flight slot, and fails, drawing nothing, when that
+    // earlier frame went wrong on the device (see finish). `poses`, when given, runs first on each range of
+    // characters, in the packing pass (see PoseJob).
     Result<FrameStats> draw(std::span<const CharacterDraw> characters, const Camera2D& camera, std::uint32_t width,
                             std::uint32_t height, Color background, RenderPath path, PoseJob poses = {});
 
@@ -138,10 +139,12 @@ public:
     // the calling thread alone. The pool must outlive its use here; the renderer runs one batch at a time on it.
     void set_worker_pool(WorkerPool* pool);
 
-    // Waits for every submitted frame; the stats of the last frame drawn then include its gpu_ms.
+    // Waits for every submitted frame; the stats of the last frame drawn then include its gpu_ms. Fails when a frame
+    // it waited for went wrong on the device (the tile path past llvmpipe's loop guard), after waiting for all.
     Result<FrameStats> finish();
 
-    // Waits for the last frame and returns the target as straight-alpha RGBA8 (un-premultiplied).
+    // Waits for the last frame and returns the target as straight-alpha RGBA8 (un-premultiplied); fails as finish
+    // does.
     Result<Image> read_back();
 
     struct Impl;
