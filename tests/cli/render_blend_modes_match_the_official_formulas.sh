@@ -9,14 +9,8 @@
 set -uo pipefail
 bin=$1 build=$3
 here=$(cd "$(dirname "$0")/../render_oracle" && pwd)
-command -v node >/dev/null || { echo "skipped: node is not installed"; exit 77; }
-if [ ! -d "$here/node_modules/@esotericsoftware/spine-canvaskit" ]; then
-  if command -v flock >/dev/null 2>&1; then exec 9>"$build/oracle-npm.lock"; flock 9; fi
-  [ -d "$here/node_modules/@esotericsoftware/spine-canvaskit" ] ||
-    npm ci --prefix "$here" --no-audit --no-fund --loglevel=error >/dev/null 2>&1 ||
-    { echo "skipped: npm ci in $here failed (no registry access?)"; exit 77; }
-  exec 9>&-
-fi
+source "$here/require_packages.sh"
+require_render_oracle "$build"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0

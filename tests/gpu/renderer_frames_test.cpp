@@ -7,28 +7,8 @@
 #include <new>
 #include <string>
 
+#include "counted_allocations.hpp"  // counts the draws' allocations on every thread
 #include "renderer_test_support.hpp"
-
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-// Every C++ allocation of the process, on any thread, counted while g_counting is set (the renderer's packing runs
-// on its worker pool's threads). Out of line, so that the compiler does not see free() called on what operator new
-// returned; the nothrow form too, which the standard library pairs with the plain delete.
-[[gnu::noinline]] void* operator new(std::size_t size) {
-    if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-    throw std::bad_alloc();
-}
-[[gnu::noinline]] void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-    if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-    return std::malloc(size == 0 ? 1 : size);
-}
-[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace spinegpu {
 namespace {

@@ -8,33 +8,15 @@
 #include <memory>
 #include <new>
 
+#include "counted_allocations.hpp"  // counts to show that the steady state allocates nothing
 #include "pose_test_support.hpp"
 #include "spinegpu/runtime/animation_state.hpp"
 
-// Counts heap allocations while `g_counting` is set, to show that AnimationState's steady state does not allocate.
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-// Out of line, so that the compiler does not see free() called on what operator new returned.
-[[gnu::noinline]] void* operator new(std::size_t size) {
-    if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-    throw std::bad_alloc();
-}
-// The nothrow form too: the standard library pairs it with the plain delete (std::stable_sort's temporary buffer),
-// so leaving it to the default (or the sanitizer's) would free with one allocator what another allocated.
-[[gnu::noinline]] void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-    if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-    return std::malloc(size == 0 ? 1 : size);
-}
-[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-
 namespace spinegpu {
 namespace {
+
+using test::g_allocations;
+using test::g_counting;
 
 const SkeletonData* spineboy() {
     static std::unique_ptr<test::LoadedSkeleton> loaded =
