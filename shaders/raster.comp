@@ -48,27 +48,13 @@ layout(push_constant) uniform PushBlock { GpuTilePush push; };
 // some); the pixel comes out opaque white where they disagree (all the tile's pixels for a wrong mask), opaque black
 // elsewhere.
 layout(constant_id = 0) const uint k_diagnose = 0u;
-// On a CPU implementation (k_loop_canary = 1): llvmpipe ends every loop of a shader invocation once all of them
-// together have run 65,535 times (LP_MAX_TGSI_LOOP_ITERATIONS, its guard against endless loops), so a tile or a
-// character with more work than that would be drawn wrong, without an error. loops_ran_out() tells: a last loop
-// that must run twice runs once when the guard has tripped. Such an invocation sets counters[4], and the renderer
-// reports an error when it waits for the frame.
-layout(constant_id = 1) const uint k_loop_canary = 0u;
 
 #include "camera.glsl"
+#include "loop_canary.glsl"
 #include "shading.glsl"
 #include "tile_grid.glsl"
 
 const uint k_threads = k_tile_size * k_tile_size;
-
-// Whether the driver's loop guard tripped in this invocation (k_loop_canary; false elsewhere): a loop whose two
-// passes the compiler cannot see (its bound comes from memory) ran only once.
-bool loops_ran_out() {
-    if (k_loop_canary == 0u) return false;
-    uint passes = 0u;
-    for (uint i = 0u; i < 2u + (push.width >> 31); ++i) ++passes;
-    return passes != 2u;
-}
 
 shared uint s_words[k_threads];    // a chunk of the tile's bitset
 shared uint s_word_mask[8];        // which of them are non-zero

@@ -46,14 +46,9 @@ layout(push_constant) uniform PushBlock { GpuTilePush push; };
 // one and placed() below), and lavapipe's crowded-tiles test 1,433 channels (within its limit of 25 with the
 // placed one).
 layout(constant_id = 0) const uint k_uv_plane_placed = 0u;
-// On a CPU implementation (k_loop_canary = 1): llvmpipe ends every loop of a shader invocation once all of them
-// together have run 65,535 times (LP_MAX_TGSI_LOOP_ITERATIONS, its guard against endless loops), so a tile or a
-// character with more work than that would be drawn wrong, without an error. loops_ran_out() tells: a last loop
-// that must run twice runs once when the guard has tripped. Such an invocation sets counters[4], and the renderer
-// reports an error when it waits for the frame.
-layout(constant_id = 1) const uint k_loop_canary = 0u;
 
 #include "camera.glsl"
+#include "loop_canary.glsl"
 #include "tile_grid.glsl"
 
 // A vertex's position in pixels as draw.vert and the viewport transform place it (kept within 2^21 pixels, so that
@@ -132,15 +127,6 @@ ivec4 set_up(uint t) {
     r.flags = (top_left(v0, v1) ? 1u : 0u) | (top_left(v1, v2) ? 2u : 0u) | (top_left(v2, v0) ? 4u : 0u);
     triangles[t] = r;
     return ivec4(lo, hi);
-}
-
-// Whether the driver's loop guard tripped in this invocation (k_loop_canary; false elsewhere): a loop whose two
-// passes the compiler cannot see (its bound comes from memory) ran only once.
-bool loops_ran_out() {
-    if (k_loop_canary == 0u) return false;
-    uint passes = 0u;
-    for (uint i = 0u; i < 2u + (push.width >> 31); ++i) ++passes;
-    return passes != 2u;
 }
 
 shared ivec4 s_tiles;  // the character's box of tiles: min x, min y, max x, max y
