@@ -61,5 +61,21 @@ for n in 8000 2000 500; do
   done
   compare "crowd $n gpu-tiles vs gpu" "$dir/crowd-$n-gpu-tiles.png" "$dir/crowd-$n-gpu.png" 2 0.0001 17171cff
 done
+# A mipmapped atlas at 64 px against the area average of the same frame at 512 px (at most 8% of the pixels inside
+# the character off by more than 24/255, as tests/cli/render_honours_the_atlas_filters.sh asks), and the paths
+# against each other.
+for path in gpu gpu-tiles cpu; do
+  total=$((total + 1))
+  if result=$(node "$oracle/compare_images.mjs" "$dir/mipmap-$path.png" "$dir/mipmap-large.png" --box 8 \
+      --max-fraction 0.08 2>&1); then
+    echo "ok   mipmap $path vs the area average: $result"
+  else
+    echo "FAIL mipmap $path vs the area average: $result"
+    failed=$((failed + 1))
+  fi
+done
+for path in gpu-tiles cpu; do
+  compare "mipmap $path vs gpu" "$dir/mipmap-$path.png" "$dir/mipmap-gpu.png" 2 0.001 00000000
+done
 echo "device renders: $((total - failed))/$total comparisons passed"
 [ "$failed" -eq 0 ]

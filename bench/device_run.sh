@@ -78,6 +78,23 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
         "/tmp/renders/crowd-$n-$path.png" $path $n >/dev/null || echo "FAIL crowd $n $path"
     done
   done
+  # A mipmapped copy of spineboy's atlas at 64 px through every path, and the same frame at 512 px from the Linear
+  # atlas (tests/cli/render_honours_the_atlas_filters.sh, part 2).
+  mkdir -p /tmp/mipmap
+  sed 's/filter: Linear, Linear/filter: MipMapLinearLinear, Linear/' "$E/spineboy/spineboy-pma.atlas" \
+    > /tmp/mipmap/spineboy-pma.atlas
+  ln -sf "$E/spineboy/spineboy-pma.png" /tmp/mipmap/spineboy-pma.png
+  pose=(--skeleton "$E/spineboy/spineboy-pro.skel" --animation walk --steps 10)
+  camera=$("$bin" render "${pose[@]}" --width 64 --height 64 --atlas "$E/spineboy/spineboy-pma.atlas" --fit \
+    --out /tmp/probe.png)
+  large=$(awk -v c="${camera#--camera }" 'BEGIN { split(c, v, ","); printf "%.9g,%.9g,%.9g", 8 * v[1], 8 * v[2], 8 * v[3] }')
+  "$bin" render "${pose[@]}" --width 512 --height 512 --atlas "$E/spineboy/spineboy-pma.atlas" --camera "$large" \
+    --validation --out /tmp/renders/mipmap-large.png || echo "FAIL mipmap large"
+  for path in gpu gpu-tiles cpu; do
+    "$bin" render "${pose[@]}" --width 64 --height 64 --atlas /tmp/mipmap/spineboy-pma.atlas \
+      --camera "${camera#--camera }" --path $path --validation --out "/tmp/renders/mipmap-$path.png" \
+      || echo "FAIL mipmap $path"
+  done
   tar -C /tmp -czf "$out/renders.tgz" --exclude='crowd-*' renders
   (cd /tmp && tar -czf "$out/crowds.tgz" renders/crowd-2000-* renders/crowd-500-*)
   (cd /tmp && tar -czf "$out/crowds-8000.tgz" renders/crowd-8000-*)

@@ -6,6 +6,7 @@
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 layout(set = 0, binding = 11) uniform sampler2DArray pages;
 layout(set = 0, binding = 23) uniform sampler2DArray pages_nearest;
+layout(std430, set = 0, binding = 24) readonly buffer PageFilters { uint page_filters[]; };
 
 #include "camera.glsl"
 #include "shading.glsl"
@@ -26,10 +27,13 @@ layout(location = 0, index = 0) out vec4 out_color;
 layout(location = 0, index = 1) out vec4 out_factor;
 
 void main() {
+    // The UV steps per pixel, before any fragment of the quad is discarded (the triangle maps UV affinely, so they
+    // are its steps, as the tile rasterizer computes them).
+    vec2 uv_x = dFdx(v_uv), uv_y = dFdy(v_uv);
     uint clip_count = v_material >> k_material_clip_count_shift;
     if (clip_count != 0u &&
         !inside_clip(v_clip_first, clip_count, gl_FragCoord.xy, camera.scale, camera.ox, camera.oy))
         discard;
-    vec4 t = k_flat ? vec4(1.0) : page_texel(v_uv, v_material);
+    vec4 t = k_flat ? vec4(1.0) : page_texel(v_uv, uv_x, uv_y, v_material);
     shade(t, v_light, v_dark, v_material, out_color, out_factor);
 }

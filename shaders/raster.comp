@@ -29,6 +29,7 @@ layout(std430, set = 0, binding = 6) readonly buffer Characters { GpuCharacter c
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 layout(set = 0, binding = 11) uniform sampler2DArray pages;
 layout(set = 0, binding = 23) uniform sampler2DArray pages_nearest;
+layout(std430, set = 0, binding = 24) readonly buffer PageFilters { uint page_filters[]; };
 layout(std430, set = 0, binding = 13) readonly buffer TileBits { uint tile_bits[]; };
 // [0]: covered pixels shaded this frame (all tiles), for the statistics; [4]: not 0 when a loop guard tripped (below).
 layout(std430, set = 0, binding = 14) buffer Counters { uint counters[]; };
@@ -166,7 +167,7 @@ uint shade_and_blend(uint k, ivec2 local, ivec2 pixel, uint dst) {
     if (clip_count != 0u && !inside_clip(look.w, clip_count, vec2(pixel) + 0.5, push.scale, push.ox, push.oy))
         return dst;
     vec2 uv = s_uv[k] + float(local.x) * s_uv_x[k] + float(local.y) * s_uv_y[k];
-    vec4 t = page_texel(uv, material);
+    vec4 t = page_texel(uv, s_uv_x[k], s_uv_y[k], material);
     vec4 src0, src1;
     shade(t, unpackUnorm4x8(look.x), unpackUnorm4x8(look.y).rgb, material, src0, src1);
     vec4 s0 = round(clamp(src0, 0.0, 1.0) * 255.0), s1 = round(clamp(src1, 0.0, 1.0) * 255.0);

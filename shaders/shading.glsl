@@ -1,6 +1,7 @@
 // What a covered pixel of a triangle adds to the target, shared by the draw (draw.frag) and the tile rasterizer
 // (raster.comp) so that both paths shade alike. Include after declarations of `out_vertices` (GpuOutVertex[]) and of
-// the page samplers `pages` (linear) and `pages_nearest`, and after camera.glsl.
+// the page samplers `pages` (linear) and `pages_nearest` (both linear between mipmap levels) and of the PageFilters
+// buffer `page_filters`, and after camera.glsl.
 //
 // Colour pipeline: pages are sampled as UNORM, so texels are filtered and blended in sRGB-encoded values, as the
 // official renderers do; premultiplied pages are un-premultiplied, so both kinds give straight texels. (DESIGN.md
@@ -28,11 +29,28 @@ bool inside_clip(uint first, uint count, vec2 p, float scale, float ox, float oy
     return inside;
 }
 
-// The texel at `uv` of the page that `material` names, filtered as its atlas says (k_material_nearest_bit: nearest,
-// else linear). The pages have one level, so the explicit level 0 samples as an implicit one would.
-vec4 page_texel(vec2 uv, uint material) {
-    vec3 at = vec3(uv, float(material & k_material_layer_mask));
-    return (material & k_material_nearest_bit) != 0u ? textureLod(pages_nearest, at, 0.0) : textureLod(pages, at, 0.0);
+// The texel at `uv` of the page that `material` names, where UV changes by `uv_x` and `uv_y` per pixel in x and y,
+// filtered as its atlas says (page_filters, k_page_*) by Vulkan's rules for a sampler with those filters: the level
+// of detail is log2 of the longer of the two steps in texels; at or below 0 the page is magnified (level 0, mag
+// filter), above it minified (min filter: level 0, the nearest level, or the two nearest levels). Both paths call
+// this with the same steps, so they pick the same levels.
+vec4 page_texel(vec2 uv, vec2 uv_x, vec2 uv_y, uint material) {
+    uint layer = material & k_material_layer_mask;
+    uint filters = page_filters[layer];
+    vec3 at = vec3(uv, float(layer));
+    bool nearest = (filters & k_page_mag_nearest_bit) != 0u;
+    float level = 0.0;
+    // Pages whose min and mag filters agree, without mipmaps, sample alike at every scale.
+    if (filters != (nearest ? k_page_mag_nearest_bit | k_page_min_nearest_bit : 0u)) {
+        vec2 size = vec2(textureSize(pages, 0).xy);
+        float lod = log2(max(length(uv_x * size), length(uv_y * size)));
+        if (lod > 0.0) {
+            nearest = (filters & k_page_min_nearest_bit) != 0u;
+            uint mip = filters >> k_page_mip_shift;
+            level = mip == k_page_mip_linear ? lod : mip == k_page_mip_nearest ? ceil(lod + 0.5) - 1.0 : 0.0;
+        }
+    }
+    return nearest ? textureLod(pages_nearest, at, level) : textureLod(pages, at, level);
 }
 
 // The blend inputs for texel `t` (as sampled) of an attachment with colours `light` (straight RGBA) and `dark`

@@ -24,7 +24,7 @@ enum Binding : std::uint32_t {
     b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
     b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
     b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks,
-    b_packed_characters, b_place_blocks, b_draw_command, b_pages_nearest, b_count
+    b_packed_characters, b_place_blocks, b_draw_command, b_pages_nearest, b_page_filters, b_count
 };
 
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
@@ -96,8 +96,10 @@ struct Renderer::Impl {
     VkCommandPool command_pool = VK_NULL_HANDLE;
     VkQueryPool queries = VK_NULL_HANDLE;
     VkQueryPool statistics = VK_NULL_HANDLE;  // fragment shader invocations, one query per frame slot
-    VkSampler sampler = VK_NULL_HANDLE;          // linear: pages whose atlas filter is Linear (or a mipmap filter)
-    VkSampler nearest_sampler = VK_NULL_HANDLE;  // pages whose atlas mag filter is Nearest
+    // The page array's two samplers, both with linear mipmapping: the shaders choose one and the level of detail
+    // from each page's filters (shading.glsl, page_texel).
+    VkSampler sampler = VK_NULL_HANDLE;          // linear within a level
+    VkSampler nearest_sampler = VK_NULL_HANDLE;  // nearest within a level
 
     // Static data of all types.
     std::vector<SkeletonTypeEntry> types;
@@ -109,6 +111,7 @@ struct Renderer::Impl {
     // drawn bones and words of any type (after finalize), so that ranges of characters pack independently.
     std::uint32_t bone_stride = 0, word_stride = 0;
     GpuBuffer influences, bind_vertices, static_indices, attachments, type_table, slot_setups;
+    GpuBuffer page_filters;  // per page array layer, its k_page_* filter word
     GpuBuffer vertex_owners, collapse_indices;  // RenderPath::gpu_vertex: each bind vertex's attachment; triangles
     VkImage pages = VK_NULL_HANDLE;
     VkDeviceMemory pages_memory = VK_NULL_HANDLE;
@@ -152,8 +155,10 @@ struct Renderer::Impl {
     Result<void> upload_static();
     // The work of upload_static, which keeps its failure.
     Result<void> upload_static_once();
-    // Checks that the page array (`layers` layers of w x h) fits this device, naming the types' pages when not.
-    Result<void> check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers) const;
+    // Checks that the page array (`layers` layers of w x h, `levels` mipmap levels) fits this device, naming the
+    // types' pages when not.
+    Result<void> check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers,
+                                  std::uint32_t levels) const;
     Result<void> fit_target(std::uint32_t w, std::uint32_t h);
     Result<void> wait_slot(FrameSlot& slot);
     void update_sets(FrameSlot& slot);

@@ -52,7 +52,7 @@ Renderer::Impl::~Impl() {
         if (f.fence != VK_NULL_HANDLE) vkDestroyFence(d, f.fence, nullptr);
     }
     for (GpuBuffer* b : {&influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
-                         &vertex_owners, &collapse_indices, &readback})
+                         &vertex_owners, &collapse_indices, &page_filters, &readback})
         destroy_buffer(*context, *b);
     if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
     if (target_view) vkDestroyImageView(d, target_view, nullptr);
@@ -92,7 +92,7 @@ Result<void> Renderer::Impl::create_pipelines() {
                                                                           : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         // The tile rasterizer's and the places pass's bindings are compute only: the draw's stages stay within
         // common per-stage limits.
-        const bool compute_only = i >= b_tile_bits && i != b_pages && i != b_pages_nearest;
+        const bool compute_only = i >= b_tile_bits && i != b_pages && i != b_pages_nearest && i != b_page_filters;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT |
                                  (compute_only ? 0 : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
     }
@@ -258,14 +258,13 @@ Result<void> Renderer::Impl::create_pipelines() {
     VkSamplerCreateInfo sampler_info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     sampler_info.magFilter = VK_FILTER_LINEAR;
     sampler_info.minFilter = VK_FILTER_LINEAR;
-    sampler_info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    // Linear between levels; the shaders pass whole levels of detail where a page's filter wants one level.
+    sampler_info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
     sampler_info.addressModeU = sampler_info.addressModeV = sampler_info.addressModeW =
         VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    sampler_info.maxLod = 0;
+    sampler_info.maxLod = VK_LOD_CLAMP_NONE;
     if (VkResult r = vkCreateSampler(d, &sampler_info, nullptr, &sampler); r != VK_SUCCESS)
         return vk_error("vkCreateSampler", r);
-    // A page is sampled with its atlas mag filter at every scale (one level: no mipmaps are made), as the
-    // official renderer the tests compare with does.
     sampler_info.magFilter = sampler_info.minFilter = VK_FILTER_NEAREST;
     if (VkResult r = vkCreateSampler(d, &sampler_info, nullptr, &nearest_sampler); r != VK_SUCCESS)
         return vk_error("vkCreateSampler", r);

@@ -30,6 +30,42 @@ static Result<void> upload_buffer(Renderer::Impl& impl, const void* bytes, VkDev
     return made;
 }
 
+// Makes levels 1 .. levels - 1 of every layer of `image` (in TRANSFER_DST_OPTIMAL, level 0 written) from the
+// level above, each texel the average of the 2x2 texels it covers (a linear blit to half size, as OpenGL's
+// glGenerateMipmap does: in the page's own values, premultiplied or straight). Leaves every level in
+// TRANSFER_DST_OPTIMAL. Linear blits of R8G8B8A8_UNORM are required of every Vulkan device.
+static void generate_mipmaps(VkCommandBuffer commands, VkImage image, std::uint32_t w, std::uint32_t h,
+                             std::uint32_t levels, std::uint32_t layers) {
+    VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.image = image;
+    for (std::uint32_t level = 1; level < levels; ++level) {
+        // The level above becomes the blit's source, then returns to TRANSFER_DST with the rest.
+        barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level - 1, 1, 0, layers};
+        barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                             nullptr, 0, nullptr, 1, &barrier);
+        const auto src_w = static_cast<std::int32_t>(std::max(w >> (level - 1), 1u));
+        const auto src_h = static_cast<std::int32_t>(std::max(h >> (level - 1), 1u));
+        VkImageBlit blit{};
+        blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level - 1, 0, layers};
+        blit.srcOffsets[1] = {src_w, src_h, 1};
+        blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, layers};
+        blit.dstOffsets[1] = {std::max(src_w / 2, 1), std::max(src_h / 2, 1), 1};
+        vkCmdBlitImage(commands, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, image,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
+        barrier.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                             nullptr, 0, nullptr, 1, &barrier);
+    }
+}
+
 Result<void> Renderer::Impl::upload_static() {
     if (static_error) return *static_error;
     Result<void> made = upload_static_once();
@@ -41,15 +77,24 @@ Result<void> Renderer::Impl::upload_static_once() {
     VkContext& c = *context;
     VkDevice d = c.device;
     // Page array: every page of every type is a layer of one array as large as the largest page.
+    // Each layer's filters; mipmaps for all layers when some page's min filter samples them.
     std::uint32_t layer_w = 1, layer_h = 1, layer_count = 0;
+    std::vector<std::uint32_t> all_page_filters;
+    bool mipmapped = false;
     for (const SkeletonTypeEntry& t : types)
-        for (const Image& page : t.pages) {
-            layer_w = std::max(layer_w, page.width);
-            layer_h = std::max(layer_h, page.height);
+        for (std::size_t i = 0; i < t.pages.size(); ++i) {
+            layer_w = std::max(layer_w, t.pages[i].width);
+            layer_h = std::max(layer_h, t.pages[i].height);
+            all_page_filters.push_back(page_filter_word(t.atlas->pages[i]));
+            mipmapped = mipmapped || page_uses_mipmaps(t.atlas->pages[i]);
             ++layer_count;
         }
     layer_count = std::max<std::uint32_t>(layer_count, 1);
-    if (Result<void> fits = check_page_array(layer_w, layer_h, layer_count); !fits) return fits;
+    all_page_filters.resize(layer_count);
+    std::uint32_t levels = 1;
+    if (mipmapped)
+        while ((std::max(layer_w, layer_h) >> levels) != 0) ++levels;
+    if (Result<void> fits = check_page_array(layer_w, layer_h, layer_count, levels); !fits) return fits;
 
     // Bind form of each type, rebased into the renderer-wide buffers.
     std::vector<GpuInfluence> all_influences;
@@ -118,6 +163,7 @@ Result<void> Renderer::Impl::upload_static_once() {
         Upload{all_types.data(), all_types.size() * sizeof(GpuSkeletonType), &type_table, "types"},
         Upload{all_setups.data(), all_setups.size() * sizeof(GpuSlotSetup), &slot_setups, "slots"},
         Upload{all_owners.data(), all_owners.size() * sizeof(std::uint32_t), &vertex_owners, "vertex owners"},
+        Upload{all_page_filters.data(), all_page_filters.size() * sizeof(std::uint32_t), &page_filters, "pages"},
         Upload{all_collapse.data(), all_collapse.size() * sizeof(std::uint32_t), &collapse_indices, nullptr}};
     for (const Upload& u : uploads)
         if (u.what != nullptr && u.bytes > storage_range)
@@ -134,11 +180,11 @@ Result<void> Renderer::Impl::upload_static_once() {
     image.imageType = VK_IMAGE_TYPE_2D;
     image.format = VK_FORMAT_R8G8B8A8_UNORM;
     image.extent = {layer_w, layer_h, 1};
-    image.mipLevels = 1;
+    image.mipLevels = levels;
     image.arrayLayers = layer_count;
     image.samples = VK_SAMPLE_COUNT_1_BIT;
     image.tiling = VK_IMAGE_TILING_OPTIMAL;
-    image.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    image.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
     image.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     if (Result<void> made = create_image(c, image, pages, pages_memory); !made) {
         Error error = make_error("renderer", "atlas pages",
@@ -177,7 +223,7 @@ Result<void> Renderer::Impl::upload_static_once() {
         barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
         barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         barrier.image = pages;
-        barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layer_count};
+        barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layer_count};
         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
                              nullptr, 0, nullptr, 1, &barrier);
         // Transparent padding around pages smaller than a layer.
@@ -191,6 +237,7 @@ Result<void> Renderer::Impl::upload_static_once() {
         if (!copies.empty())
             vkCmdCopyBufferToImage(commands, staging.buffer, pages, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                    static_cast<std::uint32_t>(copies.size()), copies.data());
+        generate_mipmaps(commands, pages, layer_w, layer_h, levels, layer_count);
         barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
         barrier.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -203,7 +250,7 @@ Result<void> Renderer::Impl::upload_static_once() {
     view.image = pages;
     view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
     view.format = VK_FORMAT_R8G8B8A8_UNORM;
-    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layer_count};
+    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layer_count};
     if (VkResult r = vkCreateImageView(d, &view, nullptr, &pages_view); r != VK_SUCCESS)
         return vk_error("vkCreateImageView", r);
     finalized = true;
@@ -211,12 +258,13 @@ Result<void> Renderer::Impl::upload_static_once() {
 }
 
 
-Result<void> Renderer::Impl::check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers) const {
+Result<void> Renderer::Impl::check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers,
+                                              std::uint32_t levels) const {
     const VkContext& c = *context;
     VkImageFormatProperties limits{};
     const VkResult queried = vkGetPhysicalDeviceImageFormatProperties(
         c.physical, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
-        VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0, &limits);
+        VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 0, &limits);
     VkDeviceSize heap = 0, local_heap = 0;  // the largest device-local heap, else the largest heap
     for (std::uint32_t i = 0; i < c.memory.memoryHeapCount; ++i) {
         heap = std::max(heap, c.memory.memoryHeaps[i].size);
@@ -224,7 +272,9 @@ Result<void> Renderer::Impl::check_page_array(std::uint32_t w, std::uint32_t h, 
             local_heap = std::max(local_heap, c.memory.memoryHeaps[i].size);
     }
     if (local_heap != 0) heap = local_heap;
-    const std::uint64_t bytes = std::uint64_t{w} * h * 4 * layers;
+    std::uint64_t bytes = 0;
+    for (std::uint32_t level = 0; level < levels; ++level)
+        bytes += std::uint64_t{std::max(w >> level, 1u)} * std::max(h >> level, 1u) * 4 * layers;
     std::string why;
     if (queried != VK_SUCCESS) {
         why = "the device cannot sample an RGBA8 image array";
@@ -235,9 +285,11 @@ Result<void> Renderer::Impl::check_page_array(std::uint32_t w, std::uint32_t h, 
         why = "the widest is " + std::to_string(w) + " and the tallest " + std::to_string(h) + " pixels, more than " +
               "this device's largest image, " + std::to_string(limits.maxExtent.width) + "x" +
               std::to_string(limits.maxExtent.height);
+    } else if (levels > limits.maxMipLevels) {
+        why = "the device makes no mipmaps of " + std::to_string(levels) + " levels for these pages";
     } else if (bytes > limits.maxResourceSize || bytes > heap) {
         why = "every page is a layer as wide as the widest and as tall as the tallest, " + std::to_string(w) + "x" +
-              std::to_string(h) +
+              std::to_string(h) + (levels > 1 ? " with mipmaps" : "") +
               ": " + std::to_string(bytes >> 20) + " MiB in all, more than this device takes in one image (" +
               std::to_string(std::min<std::uint64_t>(limits.maxResourceSize, heap) >> 20) +
               " MiB); use fewer or more even pages";

@@ -49,7 +49,6 @@ public:
             m |= pages_[static_cast<std::size_t>(page)].layer & k_material_layer_mask;
             const AtlasPage& p = atlas_.pages[static_cast<std::size_t>(page)];
             if (p.pma) m |= k_material_pma_bit;
-            if (p.mag_filter == TextureFilter::nearest) m |= k_material_nearest_bit;
         }
         return m;
     }
@@ -291,6 +290,27 @@ Result<StaticSkeleton> build_static_skeleton(const SkeletonData& data, const Atl
     builder.add_markers();
     compute_bone_radii(data, out);
     return out;
+}
+
+std::uint32_t page_filter_word(const AtlasPage& page) {
+    std::uint32_t word = page.mag_filter == TextureFilter::nearest ? k_page_mag_nearest_bit : 0u;
+    std::uint32_t mip = k_page_mip_none;
+    bool min_nearest = false;
+    switch (page.min_filter) {
+        case TextureFilter::nearest: min_nearest = true; break;
+        case TextureFilter::linear: break;
+        case TextureFilter::mip_map_nearest_nearest: min_nearest = true; mip = k_page_mip_nearest; break;
+        case TextureFilter::mip_map_linear_nearest: mip = k_page_mip_nearest; break;
+        case TextureFilter::mip_map_nearest_linear: min_nearest = true; mip = k_page_mip_linear; break;
+        case TextureFilter::mip_map:
+        case TextureFilter::mip_map_linear_linear: mip = k_page_mip_linear; break;
+    }
+    if (min_nearest) word |= k_page_min_nearest_bit;
+    return word | mip << k_page_mip_shift;
+}
+
+bool page_uses_mipmaps(const AtlasPage& page) {
+    return (page_filter_word(page) >> k_page_mip_shift) != k_page_mip_none;
 }
 
 }  // namespace spinegpu::gpu

@@ -243,5 +243,34 @@ TEST(BindForm, skinning_pass_reproduces_the_runtimes_world_vertices) {
     EXPECT_GT(total.clip_polygons, 0u);
 }
 
+// Each atlas filter pair gives the filter word OpenGL (spine-webgl) would sample with: the min filter's texel filter
+// and mipmap mode, the mag filter's texel filter (a mipmap filter there is Linear), and mipmaps only when the min
+// filter samples them.
+TEST(BindForm, page_filter_words_follow_the_atlas_filters_as_opengl_reads_them) {
+    using F = TextureFilter;
+    struct Case { F min, mag; std::uint32_t word; };
+    const std::uint32_t nearest_mips = k_page_mip_nearest << k_page_mip_shift;
+    const std::uint32_t linear_mips = k_page_mip_linear << k_page_mip_shift;
+    const Case cases[] = {
+        {F::linear, F::linear, 0u},
+        {F::nearest, F::nearest, k_page_min_nearest_bit | k_page_mag_nearest_bit},
+        {F::nearest, F::linear, k_page_min_nearest_bit},
+        {F::linear, F::nearest, k_page_mag_nearest_bit},
+        {F::mip_map, F::linear, linear_mips},
+        {F::mip_map_linear_linear, F::linear, linear_mips},
+        {F::mip_map_nearest_linear, F::nearest, k_page_min_nearest_bit | linear_mips | k_page_mag_nearest_bit},
+        {F::mip_map_linear_nearest, F::linear, nearest_mips},
+        {F::mip_map_nearest_nearest, F::nearest, k_page_min_nearest_bit | nearest_mips | k_page_mag_nearest_bit},
+        {F::linear, F::mip_map_nearest_nearest, 0u},
+    };
+    for (const Case& c : cases) {
+        AtlasPage page;
+        page.min_filter = c.min;
+        page.mag_filter = c.mag;
+        EXPECT_EQ(page_filter_word(page), c.word) << int(c.min) << " " << int(c.mag);
+        EXPECT_EQ(page_uses_mipmaps(page), (c.word >> k_page_mip_shift) != k_page_mip_none);
+    }
+}
+
 }  // namespace
 }  // namespace spinegpu::test

@@ -197,7 +197,7 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
         {"Triangles", b_triangles},     {"TriangleBoxes", b_triangle_boxes},
         {"CharacterTiles", b_character_tiles}, {"TileMasks", b_tile_masks},
         {"PackedCharacters", b_packed_characters}, {"PlaceBlocks", b_place_blocks},
-        {"DrawCommand", b_draw_command}};
+        {"DrawCommand", b_draw_command}, {"PageFilters", b_page_filters}};
     const std::map<std::string, Binding> images{
         {"pages", b_pages}, {"pages_nearest", b_pages_nearest}, {"target", b_target}};
     std::set<std::string> seen;

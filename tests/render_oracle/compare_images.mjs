@@ -1,6 +1,7 @@
 // Compares two renders of the same frame (ours and the reference), as the render tests do:
 //
 //   node compare_images.mjs A.png B.png [--threshold T] [--max-fraction F] [--background RRGGBBAA] [--diff OUT.png]
+//        [--box K]
 //
 // Both images must be 8-bit-per-channel PNGs of the same size (any PNG colour type; read as straight RGBA). A pixel
 // is covered if it differs from the background in either image (--background given), or has alpha > 0 in either
@@ -9,23 +10,28 @@
 // differing / covered; exit 0 if the fraction is <= F (default 0.02), else 1 with a message (also 1 when no pixel
 // is covered: two empty images compare nothing); 2 on bad arguments or unreadable files. --diff writes an image:
 // differing pixels red, covered pixels that agree a dim grey version of A, the rest black.
+//
+// --box K compares a minified render A with a render B of the same frame K times as large (its camera's scale and
+// offsets times K): B's K x K blocks are averaged, the area average that mipmaps approximate, and only pixels that
+// are opaque in A and whose whole block is opaque in B are covered (inside the character: the texture filtering is
+// compared, not the edges, which a renderer without antialiasing cannot average). It takes no --background.
 import * as fs from 'node:fs';
 import { PNG } from 'pngjs';
 
 const USAGE = 'usage: node compare_images.mjs A.png B.png [--threshold T] [--max-fraction F] [--background RRGGBBAA]' +
-              ' [--diff OUT.png]';
+              ' [--diff OUT.png] [--box K]';
 
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const args = { threshold: 24, maxFraction: 0.02, background: null, diff: null, files: [] };
+  const args = { threshold: 24, maxFraction: 0.02, background: null, diff: null, box: 0, files: [] };
   for (let i = 0; i < argv.length; i++) {
     const option = argv[i];
     if (!option.startsWith('--')) {
       args.files.push(option);
       continue;
     }
-    if (!['--threshold', '--max-fraction', '--background', '--diff'].includes(option))
+    if (!['--threshold', '--max-fraction', '--background', '--diff', '--box'].includes(option))
       throw new UsageError(`unknown argument '${option}'`);
     if (i + 1 >= argv.length) throw new UsageError(`${option} needs a value`);
     const value = argv[++i];
@@ -40,9 +46,14 @@ function parseArgs(argv) {
     } else if (option === '--background') {
       if (!/^[0-9a-fA-F]{8}$/.test(value)) throw new UsageError(`--background must be RRGGBBAA, got '${value}'`);
       args.background = [0, 2, 4, 6].map((k) => parseInt(value.slice(k, k + 2), 16));
+    } else if (option === '--box') {
+      args.box = Number(value);
+      if (!(Number.isInteger(args.box) && args.box >= 1 && args.box <= 64))
+        throw new UsageError(`--box must be a whole number from 1 to 64, got '${value}'`);
     } else args.diff = value;
   }
   if (args.files.length !== 2) throw new UsageError('give exactly two PNG files');
+  if (args.box && args.background) throw new UsageError('--box compares by alpha: give no --background');
   return args;
 }
 
@@ -57,11 +68,37 @@ function readPng(file) {
   return png;
 }
 
+// B's K x K blocks averaged into an image of A's size; blocks not wholly opaque, and pixels not opaque in A, come
+// out transparent in both (A is changed in place).
+function boxAverage(b, k, a, fileB) {
+  if (b.width !== a.width * k || b.height !== a.height * k)
+    throw new Error(`${fileB} is ${b.width}x${b.height}, not ${k} times the first image's ${a.width}x${a.height}`);
+  const out = new PNG({ width: a.width, height: a.height });
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) {
+      const sum = [0, 0, 0, 0];
+      let opaque = a.data[(y * a.width + x) * 4 + 3] === 255;
+      for (let j = 0; j < k; j++) {
+        for (let i = 0; i < k; i++) {
+          const at = ((y * k + j) * b.width + x * k + i) * 4;
+          for (let c = 0; c < 4; c++) sum[c] += b.data[at + c];
+          if (b.data[at + 3] !== 255) opaque = false;
+        }
+      }
+      const at = (y * a.width + x) * 4;
+      if (opaque) for (let c = 0; c < 4; c++) out.data[at + c] = Math.round(sum[c] / (k * k));
+      else a.data.fill(0, at, at + 4);  // out's pixel is already transparent black
+    }
+  }
+  return out;
+}
+
 function main() {
   const args = parseArgs(process.argv.slice(2));
   const [fileA, fileB] = args.files;
   const a = readPng(fileA);
-  const b = readPng(fileB);
+  let b = readPng(fileB);
+  if (args.box) b = boxAverage(b, args.box, a, fileB);
   if (a.width !== b.width || a.height !== b.height)
     throw new Error(`sizes differ: ${fileA} is ${a.width}x${a.height}, ${fileB} is ${b.width}x${b.height}`);
   const bg = args.background && args.background[3] > 0 ? args.background : null;

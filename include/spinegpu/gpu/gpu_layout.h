@@ -92,8 +92,17 @@ SPINEGPU_CONST k_material_pma_bit = 0x400u;     // the page is premultiplied
 SPINEGPU_CONST k_material_dark_bit = 0x800u;    // the slot has a dark colour (two-color tint)
 SPINEGPU_CONST k_material_clip_bit = 0x1000u;   // a clipping polygon, not drawn
 SPINEGPU_CONST k_material_weighted_bit = 0x2000u;  // deform offsets are per influence, not per vertex
-SPINEGPU_CONST k_material_nearest_bit = 0x4000u;   // the page is sampled nearest (its atlas filter), not linearly
 SPINEGPU_CONST k_material_clip_count_shift = 16u;  // GpuOutVertex only: clipping polygon vertex count
+
+// Page filters (the PageFilters buffer, a word per page array layer): the atlas page's filters. Magnification
+// (level of detail <= 0) samples level 0 with the mag filter; minification samples with the min filter's texel
+// filter, from level 0 (k_page_mip_none), the nearest level or between the two nearest levels.
+SPINEGPU_CONST k_page_mag_nearest_bit = 1u;  // the mag filter is Nearest (else Linear)
+SPINEGPU_CONST k_page_min_nearest_bit = 2u;  // the min filter samples nearest within a level (else linearly)
+SPINEGPU_CONST k_page_mip_shift = 2u;        // the min filter's mipmap mode, 2 bits:
+SPINEGPU_CONST k_page_mip_none = 0u;         //   Nearest, Linear: level 0 only
+SPINEGPU_CONST k_page_mip_nearest = 1u;      //   MipMapNearestNearest, MipMapLinearNearest: the nearest level
+SPINEGPU_CONST k_page_mip_linear = 2u;       //   MipMap, MipMapNearestLinear, MipMapLinearLinear: between levels
 
 // GpuSkeletonType::flags.
 SPINEGPU_CONST k_type_colors = 1u;   // characters pack the colour section

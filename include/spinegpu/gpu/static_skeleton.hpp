@@ -54,4 +54,11 @@ Result<StaticSkeleton> build_static_skeleton(const SkeletonData& data, const Atl
                                              const AtlasBinding& binding, std::span<const PagePlacement> pages,
                                              const std::string& name);
 
+// The PageFilters word (k_page_* bits) of an atlas page: its filters as OpenGL reads them (mipmap filters, which
+// OpenGL refuses as a mag filter, leave the mag filter Linear).
+std::uint32_t page_filter_word(const AtlasPage& page);
+
+// Whether a page's min filter samples mipmaps, so that the page array needs them.
+bool page_uses_mipmaps(const AtlasPage& page);
+
 }  // namespace spinegpu::gpu
