@@ -240,7 +240,8 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
     return {};
 }
 
-void Renderer::Impl::update_sets(FrameSlot& f) {
+std::uint32_t Renderer::Impl::update_sets(FrameSlot& f) {
+    std::uint32_t written = 0;
     // Rewrites a set only when a buffer it points at was reallocated (generation changed).
     for (int path = 0; path < 2; ++path) {
         VkDescriptorSet set = path == 0 ? f.set_gpu : f.set_cpu;
@@ -290,7 +291,9 @@ void Renderer::Impl::update_sets(FrameSlot& f) {
             w.pImageInfo = &images[k];
         }
         if (count > 0) vkUpdateDescriptorSets(context->device, count, writes.data(), 0, nullptr);
+        written += count;
     }
+    return written;
 }
 
 Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, const Camera2D& camera,
@@ -553,7 +556,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
 
     // Record and submit.
     const auto record_start = std::chrono::steady_clock::now();
-    m.update_sets(f);
+    f.stats.descriptor_writes = m.update_sets(f);
     VkCommandBuffer cb = f.commands;
     vkResetCommandBuffer(cb, 0);
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};

@@ -161,7 +161,9 @@ struct Renderer::Impl {
                                   std::uint32_t levels) const;
     Result<void> fit_target(std::uint32_t w, std::uint32_t h);
     Result<void> wait_slot(FrameSlot& slot);
-    void update_sets(FrameSlot& slot);
+    // Points the slot's descriptor sets at the buffers (and target) reallocated since they were last written;
+    // returns the number of bindings written.
+    std::uint32_t update_sets(FrameSlot& slot);
     Result<void> submit_once(const std::function<void(VkCommandBuffer)>& record);
 };
 

@@ -97,5 +97,59 @@ TEST(Renderer, a_steady_crowd_allocates_nothing_per_frame) {
     }
 }
 
+// A crowd that grows and shrinks (2, 40, 2, 40 characters, six frames each, two in flight) rewrites its descriptor
+// sets only after its buffers were reallocated: in the first frames of each size, and not once it is steady (the
+// tile path's mask pool follows what the frame before last asked for, so it settles two frames later than the
+// rest). Every size's last frame draws what a fresh renderer draws for the same characters, and the validation
+// layer reports nothing.
+TEST(Renderer, descriptor_sets_change_only_when_a_crowd_grows_or_shrinks) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::string reason;
+    std::unique_ptr<Renderer> fresh = create_renderer(reason);
+    ASSERT_TRUE(fresh) << reason;
+    std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+    std::optional<SpineboyCrowd> fresh_crowd = load_spineboy_crowd(*fresh);
+    ASSERT_TRUE(crowd && fresh_crowd);
+    const Camera2D camera{0.18f, k_width / 2.0f, k_height / 2.0f};
+    const std::span<const CharacterDraw> all(crowd->characters);
+    for (RenderPath path : k_paths) {
+        const std::string where = "path " + std::to_string(static_cast<int>(path));
+        // What a renderer that never drew another crowd draws for 2 and for 40.
+        std::vector<std::uint8_t> expected[2];
+        for (int k = 0; k < 2; ++k) {
+            const std::span<const CharacterDraw> some(fresh_crowd->characters.data(), k == 0 ? 2 : all.size());
+            ASSERT_TRUE(fresh->draw(some, camera, k_width, k_height, k_background, path).ok()) << where;
+            Result<Image> image = fresh->read_back();
+            ASSERT_TRUE(image.ok()) << image.error().message();
+            expected[k] = image->rgba;
+        }
+        for (int round = 0; round < 4; ++round) {
+            const bool large = round % 2 == 1;
+            const std::span<const CharacterDraw> some = all.first(large ? all.size() : 2);
+            std::uint32_t writes[6] = {};
+            for (int frame = 0; frame < 6; ++frame) {
+                Result<FrameStats> drawn = renderer->draw(some, camera, k_width, k_height, k_background, path);
+                ASSERT_TRUE(drawn.ok()) << drawn.error().message();
+                writes[frame] = drawn->descriptor_writes;
+            }
+            const std::string at = where + ", round " + std::to_string(round);
+            // The first round's first frames write every binding; later rounds only the reallocated buffers'.
+            EXPECT_GT(writes[0] + writes[1], 0u) << at << ": the new size reallocated nothing";
+            EXPECT_EQ(writes[4], 0u) << at;
+            EXPECT_EQ(writes[5], 0u) << at;
+            if (path != RenderPath::gpu_tiles) {
+                EXPECT_EQ(writes[2] + writes[3], 0u) << at;
+            }
+            Result<Image> image = renderer->read_back();
+            ASSERT_TRUE(image.ok()) << image.error().message();
+            EXPECT_GT(pixels_off_background(*image), 100u) << at;
+            EXPECT_TRUE(image->rgba == expected[large ? 1 : 0]) << at;
+        }
+    }
+    expect_no_validation_messages(*renderer);
+    expect_no_validation_messages(*fresh);
+}
+
 }  // namespace
 }  // namespace spinegpu

@@ -98,6 +98,9 @@ struct FrameStats {
     // holds it back); each offers every triangle to every tile it meets, which is slower, not wrong. Known once the
     // frame is waited for (finish()); the stats draw() returns hold 0.
     std::uint32_t unmasked = 0;
+    // Descriptor bindings written for this frame: only where a buffer they point at was reallocated (grown, or
+    // shrunk below a quarter used) or the target was remade, so 0 once a crowd is steady.
+    std::uint32_t descriptor_writes = 0;
 };
 
 class Renderer {
