@@ -94,6 +94,9 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
     "$bin" render "${pose[@]}" --width 64 --height 64 --atlas /tmp/mipmap/spineboy-pma.atlas \
       --camera "${camera#--camera }" --path $path --validation --out "/tmp/renders/mipmap-$path.png" \
       || echo "FAIL mipmap $path"
+    "$bin" render "${pose[@]}" --width 64 --height 64 --atlas /tmp/mipmap/spineboy-pma.atlas \
+      --camera "${camera#--camera }" --path $path --background 404850ff --out "/tmp/renders/mipmap-opaque-$path.png" \
+      || echo "FAIL mipmap $path over an opaque background"
   done
   tar -C /tmp -czf "$out/renders.tgz" --exclude='crowd-*' renders
   (cd /tmp && tar -czf "$out/crowds.tgz" renders/crowd-2000-* renders/crowd-500-*)

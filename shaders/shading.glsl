@@ -30,18 +30,18 @@ bool inside_clip(uint first, uint count, vec2 p, float scale, float ox, float oy
 }
 
 // The texel at `uv` of the page that `material` names, where UV changes by `uv_x` and `uv_y` per pixel in x and y,
-// filtered as its atlas says (page_filters, k_page_*) by Vulkan's rules for a sampler with those filters: the level
-// of detail is log2 of the longer of the two steps in texels; at or below 0 the page is magnified (level 0, mag
-// filter), above it minified (min filter: level 0, the nearest level, or the two nearest levels). Both paths call
-// this with the same steps, so they pick the same levels.
+// filtered as its atlas says by Vulkan's rules for a sampler with those filters: the level of detail is log2 of the
+// longer of the two steps in texels; at or below 0 the page is magnified (level 0, mag filter), above it minified
+// (min filter: level 0, the nearest level, or the two nearest levels; page_filters, k_page_*). Both paths call
+// this with the same steps, so they pick the same levels. Pages whose min and mag filters agree, without mipmaps
+// (the material has no k_material_scaled_bit), sample alike at every scale: level 0 with the mag filter.
 vec4 page_texel(vec2 uv, vec2 uv_x, vec2 uv_y, uint material) {
     uint layer = material & k_material_layer_mask;
-    uint filters = page_filters[layer];
     vec3 at = vec3(uv, float(layer));
-    bool nearest = (filters & k_page_mag_nearest_bit) != 0u;
+    bool nearest = (material & k_material_nearest_bit) != 0u;
     float level = 0.0;
-    // Pages whose min and mag filters agree, without mipmaps, sample alike at every scale.
-    if (filters != (nearest ? k_page_mag_nearest_bit | k_page_min_nearest_bit : 0u)) {
+    if ((material & k_material_scaled_bit) != 0u) {
+        uint filters = page_filters[layer];
         vec2 size = vec2(textureSize(pages, 0).xy);
         float lod = log2(max(length(uv_x * size), length(uv_y * size)));
         if (lod > 0.0) {

@@ -49,6 +49,10 @@ public:
             m |= pages_[static_cast<std::size_t>(page)].layer & k_material_layer_mask;
             const AtlasPage& p = atlas_.pages[static_cast<std::size_t>(page)];
             if (p.pma) m |= k_material_pma_bit;
+            const std::uint32_t filters = page_filter_word(p);
+            if ((filters & k_page_mag_nearest_bit) != 0) m |= k_material_nearest_bit;
+            if (filters != 0 && filters != (k_page_mag_nearest_bit | k_page_min_nearest_bit))
+                m |= k_material_scaled_bit;
         }
         return m;
     }

@@ -92,6 +92,9 @@ SPINEGPU_CONST k_material_pma_bit = 0x400u;     // the page is premultiplied
 SPINEGPU_CONST k_material_dark_bit = 0x800u;    // the slot has a dark colour (two-color tint)
 SPINEGPU_CONST k_material_clip_bit = 0x1000u;   // a clipping polygon, not drawn
 SPINEGPU_CONST k_material_weighted_bit = 0x2000u;  // deform offsets are per influence, not per vertex
+SPINEGPU_CONST k_material_nearest_bit = 0x4000u;   // the page's mag filter is Nearest (its PageFilters word says more)
+SPINEGPU_CONST k_material_scaled_bit = 0x8000u;    // the page samples by its level of detail (PageFilters): its min
+                                                   // filter is not its mag filter, or makes mipmaps
 SPINEGPU_CONST k_material_clip_count_shift = 16u;  // GpuOutVertex only: clipping polygon vertex count
 
 // Page filters (the PageFilters buffer, a word per page array layer): the atlas page's filters. Magnification
