@@ -29,6 +29,10 @@ bool inside_clip(uint first, uint count, vec2 p, float scale, float ox, float oy
     return inside;
 }
 
+// Set (by the tile rasterizer's pipeline) when no page has k_material_scaled_bit: page_texel leaves out the level of
+// detail.
+layout(constant_id = 2) const bool k_plain_pages = false;
+
 // The texel at `uv` of the page that `material` names, where UV changes by `uv_x` and `uv_y` per pixel in x and y,
 // filtered as its atlas says by Vulkan's rules for a sampler with those filters: the level of detail is log2 of the
 // longer of the two steps in texels; at or below 0 the page is magnified (level 0, mag filter), above it minified
@@ -40,7 +44,7 @@ vec4 page_texel(vec2 uv, vec2 uv_x, vec2 uv_y, uint material) {
     vec3 at = vec3(uv, float(layer));
     bool nearest = (material & k_material_nearest_bit) != 0u;
     float level = 0.0;
-    if ((material & k_material_scaled_bit) != 0u) {
+    if (!k_plain_pages && (material & k_material_scaled_bit) != 0u) {
         uint filters = page_filters[layer];
         vec2 size = vec2(textureSize(pages, 0).xy);
         float lod = log2(max(length(uv_x * size), length(uv_y * size)));

@@ -91,13 +91,14 @@ struct Renderer::Impl {
     VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
     // RenderPath::gpu_tiles, when tile_rasterizer_supported.
     VkPipeline triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
+    std::uint32_t raster_diagnose = 0;  // raster.comp's k_diagnose (SPINEGPU_DIAGNOSE_TILES, read at creation)
     VkRenderPass render_pass = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
     VkCommandPool command_pool = VK_NULL_HANDLE;
     VkQueryPool queries = VK_NULL_HANDLE;
     VkQueryPool statistics = VK_NULL_HANDLE;  // fragment shader invocations, one query per frame slot
-    // The page array's two samplers, both with linear mipmapping: the shaders choose one and the level of detail
-    // from each page's filters (shading.glsl, page_texel).
+    // The page array's two samplers (made with it): the shaders choose one and the level of detail from each page's
+    // filters (shading.glsl, page_texel).
     VkSampler sampler = VK_NULL_HANDLE;          // linear within a level
     VkSampler nearest_sampler = VK_NULL_HANDLE;  // nearest within a level
 
@@ -146,10 +147,14 @@ struct Renderer::Impl {
 
     ~Impl();
     Result<void> create_pipelines();
-    // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constants 0 and 1
-    // set to `constant` and `second`, each only when it is not 0 (0: the shader's default).
+    // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constants 0, 1 and
+    // 2 set to `constant`, `second` and `third`, each only when it is not 0 (0: the shader's default).
     Result<void> make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
-                                       std::uint32_t constant = 0, std::uint32_t second = 0);
+                                       std::uint32_t constant = 0, std::uint32_t second = 0,
+                                       std::uint32_t third = 0);
+    // Creates the tile rasterizer's raster pass (raster.comp) once the pages are known (upload_static): built for
+    // pages whose filters do not depend on scale when `plain_pages` (no page has k_material_scaled_bit).
+    Result<void> make_raster_pipeline(bool plain_pages);
     Result<void> create_frames();
     // Builds and uploads every type's static data (once; a failure is final, see static_error).
     Result<void> upload_static();

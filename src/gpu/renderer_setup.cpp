@@ -132,13 +132,10 @@ Result<void> Renderer::Impl::create_pipelines() {
             !r)
             return r;
         // Diagnostics: SPINEGPU_DIAGNOSE_TILES=1..3 builds the tile rasterizer with parts left out, 4 with its
-        // coverage checked (raster.comp).
+        // coverage checked (raster.comp; its pipeline is made with the pages, make_raster_pipeline).
         const char* diagnose = std::getenv("SPINEGPU_DIAGNOSE_TILES");
-        const std::uint32_t part = diagnose != nullptr && diagnose[0] >= '1' && diagnose[0] <= '4' && !diagnose[1]
-                                       ? static_cast<std::uint32_t>(diagnose[0] - '0')
-                                       : 0;
-        if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, part, loop_canary); !r)
-            return r;
+        if (diagnose != nullptr && diagnose[0] >= '1' && diagnose[0] <= '4' && !diagnose[1])
+            raster_diagnose = static_cast<std::uint32_t>(diagnose[0] - '0');
         // SPINEGPU_DIAGNOSE_MASK_POOL=N: at most N words of tile masks per frame (0: none), to test the fallback.
         if (std::optional<std::uint64_t> words = diagnostic_number("SPINEGPU_DIAGNOSE_MASK_POOL");
             words && *words <= 0xFFFFFFFFull)
@@ -254,33 +251,20 @@ Result<void> Renderer::Impl::create_pipelines() {
     vkDestroyShaderModule(d, *frag, nullptr);
     if (!collapse) return collapse.error();
     if (draw_result != VK_SUCCESS) return vk_error("vkCreateGraphicsPipelines", draw_result);
-
-    VkSamplerCreateInfo sampler_info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    sampler_info.magFilter = VK_FILTER_LINEAR;
-    sampler_info.minFilter = VK_FILTER_LINEAR;
-    // Linear between levels; the shaders pass whole levels of detail where a page's filter wants one level.
-    sampler_info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-    sampler_info.addressModeU = sampler_info.addressModeV = sampler_info.addressModeW =
-        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    sampler_info.maxLod = VK_LOD_CLAMP_NONE;
-    if (VkResult r = vkCreateSampler(d, &sampler_info, nullptr, &sampler); r != VK_SUCCESS)
-        return vk_error("vkCreateSampler", r);
-    sampler_info.magFilter = sampler_info.minFilter = VK_FILTER_NEAREST;
-    if (VkResult r = vkCreateSampler(d, &sampler_info, nullptr, &nearest_sampler); r != VK_SUCCESS)
-        return vk_error("vkCreateSampler", r);
     return {};
 }
 
 Result<void> Renderer::Impl::make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
-                                                   std::uint32_t constant, std::uint32_t second) {
+                                                   std::uint32_t constant, std::uint32_t second,
+                                                   std::uint32_t third) {
     VkDevice d = context->device;
     Result<VkShaderModule> module = make_module(d, code);
     if (!module) return module.error();
     // Entries only for the constants set, so that a 0 leaves the shader's default.
-    const std::uint32_t values[2] = {constant, second};
-    VkSpecializationMapEntry entries[2];
+    const std::uint32_t values[3] = {constant, second, third};
+    VkSpecializationMapEntry entries[3];
     std::uint32_t count = 0;
-    for (std::uint32_t id = 0; id < 2; ++id)
+    for (std::uint32_t id = 0; id < 3; ++id)
         if (values[id] != 0) entries[count++] = {id, id * 4, sizeof(std::uint32_t)};
     const VkSpecializationInfo specialization{count, entries, sizeof(values), values};
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
@@ -291,6 +275,13 @@ Result<void> Renderer::Impl::make_compute_pipeline(std::span<const std::uint32_t
     vkDestroyShaderModule(d, *module, nullptr);
     if (r != VK_SUCCESS) return vk_error("vkCreateComputePipelines", r);
     return {};
+}
+
+Result<void> Renderer::Impl::make_raster_pipeline(bool plain_pages) {
+    if (!tile_rasterizer_supported(*context)) return {};
+    const std::uint32_t loop_canary = context->software ? 1u : 0u;
+    return make_compute_pipeline(raster_comp_spirv(), raster_pipeline, raster_diagnose, loop_canary,
+                                 plain_pages ? 1u : 0u);
 }
 
 Result<void> Renderer::Impl::create_frames() {

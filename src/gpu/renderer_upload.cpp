@@ -91,6 +91,9 @@ Result<void> Renderer::Impl::upload_static_once() {
         }
     layer_count = std::max<std::uint32_t>(layer_count, 1);
     all_page_filters.resize(layer_count);
+    // Whether some page samples by its level of detail (its material has k_material_scaled_bit).
+    const bool scaled = std::any_of(all_page_filters.begin(), all_page_filters.end(), filters_depend_on_scale);
+    if (Result<void> made = make_raster_pipeline(!scaled); !made) return made;
     std::uint32_t levels = 1;
     if (mipmapped)
         while ((std::max(layer_w, layer_h) >> levels) != 0) ++levels;
@@ -246,6 +249,19 @@ Result<void> Renderer::Impl::upload_static_once() {
     });
     destroy_buffer(c, staging);
     if (!uploaded) return uploaded.error();
+    // The samplers, linear and nearest within a level. With mipmaps they mip linearly, and the shaders pass whole
+    // levels of detail where a page's filter wants one level; without, they read level 0 only.
+    VkSamplerCreateInfo sampler_info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sampler_info.magFilter = sampler_info.minFilter = VK_FILTER_LINEAR;
+    sampler_info.mipmapMode = levels > 1 ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    sampler_info.addressModeU = sampler_info.addressModeV = sampler_info.addressModeW =
+        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    sampler_info.maxLod = levels > 1 ? VK_LOD_CLAMP_NONE : 0.0f;
+    if (VkResult r = vkCreateSampler(d, &sampler_info, nullptr, &sampler); r != VK_SUCCESS)
+        return vk_error("vkCreateSampler", r);
+    sampler_info.magFilter = sampler_info.minFilter = VK_FILTER_NEAREST;
+    if (VkResult r = vkCreateSampler(d, &sampler_info, nullptr, &nearest_sampler); r != VK_SUCCESS)
+        return vk_error("vkCreateSampler", r);
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view.image = pages;
     view.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;

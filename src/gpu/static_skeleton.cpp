@@ -51,8 +51,7 @@ public:
             if (p.pma) m |= k_material_pma_bit;
             const std::uint32_t filters = page_filter_word(p);
             if ((filters & k_page_mag_nearest_bit) != 0) m |= k_material_nearest_bit;
-            if (filters != 0 && filters != (k_page_mag_nearest_bit | k_page_min_nearest_bit))
-                m |= k_material_scaled_bit;
+            if (filters_depend_on_scale(filters)) m |= k_material_scaled_bit;
         }
         return m;
     }
@@ -311,6 +310,10 @@ std::uint32_t page_filter_word(const AtlasPage& page) {
     }
     if (min_nearest) word |= k_page_min_nearest_bit;
     return word | mip << k_page_mip_shift;
+}
+
+bool filters_depend_on_scale(std::uint32_t word) {
+    return word != 0 && word != (k_page_mag_nearest_bit | k_page_min_nearest_bit);
 }
 
 bool page_uses_mipmaps(const AtlasPage& page) {

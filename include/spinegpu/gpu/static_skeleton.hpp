@@ -58,6 +58,10 @@ Result<StaticSkeleton> build_static_skeleton(const SkeletonData& data, const Atl
 // OpenGL refuses as a mag filter, leave the mag filter Linear).
 std::uint32_t page_filter_word(const AtlasPage& page);
 
+// Whether a page with filter word `word` samples by its level of detail: its min filter is not its mag filter, or
+// makes mipmaps (its materials have k_material_scaled_bit).
+bool filters_depend_on_scale(std::uint32_t word);
+
 // Whether a page's min filter samples mipmaps, so that the page array needs them.
 bool page_uses_mipmaps(const AtlasPage& page);
 
