@@ -86,7 +86,7 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
   ln -sf "$E/spineboy/spineboy-pma.png" /tmp/mipmap/spineboy-pma.png
   pose=(--skeleton "$E/spineboy/spineboy-pro.skel" --animation walk --steps 10)
   camera=$("$bin" render "${pose[@]}" --width 64 --height 64 --atlas "$E/spineboy/spineboy-pma.atlas" --fit \
-    --out /tmp/probe.png)
+    --out /tmp/probe.png) || echo "FAIL mipmap camera"
   large=$(awk -v c="${camera#--camera }" 'BEGIN { split(c, v, ","); printf "%.9g,%.9g,%.9g", 8 * v[1], 8 * v[2], 8 * v[3] }')
   "$bin" render "${pose[@]}" --width 512 --height 512 --atlas "$E/spineboy/spineboy-pma.atlas" --camera "$large" \
     --validation --out /tmp/renders/mipmap-large.png || echo "FAIL mipmap large"
@@ -95,7 +95,8 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
       --camera "${camera#--camera }" --path $path --validation --out "/tmp/renders/mipmap-$path.png" \
       || echo "FAIL mipmap $path"
     "$bin" render "${pose[@]}" --width 64 --height 64 --atlas /tmp/mipmap/spineboy-pma.atlas \
-      --camera "${camera#--camera }" --path $path --background 404850ff --out "/tmp/renders/mipmap-opaque-$path.png" \
+      --camera "${camera#--camera }" --path $path --background 404850ff --validation \
+      --out "/tmp/renders/mipmap-opaque-$path.png" \
       || echo "FAIL mipmap $path over an opaque background"
   done
   tar -C /tmp -czf "$out/renders.tgz" --exclude='crowd-*' renders

@@ -31,8 +31,9 @@ static Result<void> upload_buffer(Renderer::Impl& impl, const void* bytes, VkDev
 }
 
 // Makes levels 1 .. levels - 1 of every layer of `image` (in TRANSFER_DST_OPTIMAL, level 0 written) from the
-// level above, each texel the average of the 2x2 texels it covers (a linear blit to half size, as OpenGL's
-// glGenerateMipmap does: in the page's own values, premultiplied or straight). Leaves every level in
+// level above by a linear blit to half size (rounded down), as OpenGL's glGenerateMipmap does, in the page's own
+// values, premultiplied or straight: where a side is even each texel is the average of the 2x2 it covers; where it
+// is odd the blit samples between texels and passes over part of some. Leaves every level in
 // TRANSFER_DST_OPTIMAL. Linear blits of R8G8B8A8_UNORM are required of every Vulkan device.
 static void generate_mipmaps(VkCommandBuffer commands, VkImage image, std::uint32_t w, std::uint32_t h,
                              std::uint32_t levels, std::uint32_t layers) {

@@ -12,9 +12,10 @@
 // differing pixels red, covered pixels that agree a dim grey version of A, the rest black.
 //
 // --box K compares a minified render A with a render B of the same frame K times as large (its camera's scale and
-// offsets times K): B's K x K blocks are averaged, the area average that mipmaps approximate, and only pixels that
-// are opaque in A and whose whole block is opaque in B are covered (inside the character: the texture filtering is
-// compared, not the edges, which a renderer without antialiasing cannot average). It takes no --background.
+// offsets times K): B's K x K blocks are averaged, the area average that mipmaps approximate, and only the pixels
+// whose whole block is opaque in B are covered (inside the character: the texture filtering is compared, not the
+// edges, which a renderer without antialiasing cannot average; the same pixels whatever A holds). It takes no
+// --background.
 import * as fs from 'node:fs';
 import { PNG } from 'pngjs';
 
@@ -68,8 +69,8 @@ function readPng(file) {
   return png;
 }
 
-// B's K x K blocks averaged into an image of A's size; blocks not wholly opaque, and pixels not opaque in A, come
-// out transparent in both (A is changed in place).
+// B's K x K blocks averaged into an image of A's size; blocks not wholly opaque come out transparent in both (A is
+// changed in place).
 function boxAverage(b, k, a, fileB) {
   if (b.width !== a.width * k || b.height !== a.height * k)
     throw new Error(`${fileB} is ${b.width}x${b.height}, not ${k} times the first image's ${a.width}x${a.height}`);
@@ -77,7 +78,7 @@ function boxAverage(b, k, a, fileB) {
   for (let y = 0; y < a.height; y++) {
     for (let x = 0; x < a.width; x++) {
       const sum = [0, 0, 0, 0];
-      let opaque = a.data[(y * a.width + x) * 4 + 3] === 255;
+      let opaque = true;
       for (let j = 0; j < k; j++) {
         for (let i = 0; i < k; i++) {
           const at = ((y * k + j) * b.width + x * k + i) * 4;

@@ -20,8 +20,8 @@
 //   (b) multiply: drawn with a blender that is spine-webgl's (DST_COLOR, ONE_MINUS_SRC_ALPHA) / (ONE,
 //       ONE_MINUS_SRC_ALPHA), not SrcOver;
 //   (c) pages marked `pma: true` are handed to Skia as premultiplied pixels, not premultiplied a second time.
-// Also: pages are sampled with the atlas's filter (spine-webgl honours it; spine-canvaskit always uses linear
-// mipmaps). `--stock` draws with spine-canvaskit's own SkeletonRenderer and texture loader, unchanged (to see the
+// Also: pages are sampled with the atlas's mag filter (spine-webgl honours both filters; spine-canvaskit asks for
+// linear mipmaps, which drawVertices does not sample). `--stock` draws with spine-canvaskit's own SkeletonRenderer and texture loader, unchanged (to see the
 // gaps, and to check that this renderer equals it where there is no gap).
 //
 // Errors go to stderr with the file and place, exit status 1 (2 for bad arguments).
@@ -96,7 +96,8 @@ export function parseArgs(argv) {
 // ---- Atlas pages -----------------------------------------------------------------------------------------------
 
 // Skia has one filter for minification and magnification: the filtering is the page's mag filter's, the mipmapping
-// its min filter's (every example atlas says `filter: Linear, Linear`: bilinear, no mipmaps).
+// its min filter's (every example atlas says `filter: Linear, Linear`: bilinear, no mipmaps). Skia's drawVertices
+// samples no mipmaps, whatever the mode asks (README.md).
 function sampling(ck, page) {
   const F = spine.TextureFilter;
   const filter = page.magFilter === F.Nearest ? ck.FilterMode.Nearest : ck.FilterMode.Linear;
