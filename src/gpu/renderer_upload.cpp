@@ -37,18 +37,23 @@ static Result<void> upload_buffer(Renderer::Impl& impl, const void* bytes, VkDev
 // TRANSFER_DST_OPTIMAL. Linear blits of R8G8B8A8_UNORM are required of every Vulkan device.
 static void generate_mipmaps(VkCommandBuffer commands, VkImage image, std::uint32_t w, std::uint32_t h,
                              std::uint32_t levels, std::uint32_t layers) {
-    VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    barrier.image = image;
-    for (std::uint32_t level = 1; level < levels; ++level) {
-        // The level above becomes the blit's source, then returns to TRANSFER_DST with the rest.
-        barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level - 1, 1, 0, layers};
-        barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-        barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    // Level `level`, written by a transfer in layout `from`, ready for transfers that read (or write) it in `to`.
+    auto hand_over = [&](std::uint32_t level, VkImageLayout from, VkImageLayout to) {
+        VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+        barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        barrier.image = image;
+        barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, 1, 0, layers};
+        const bool reads = to == VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        barrier.srcAccessMask = reads ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT;
+        barrier.dstAccessMask = reads ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.oldLayout = from;
+        barrier.newLayout = to;
         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
                              nullptr, 0, nullptr, 1, &barrier);
+    };
+    for (std::uint32_t level = 1; level < levels; ++level) {
+        // The level above becomes the blit's source, then returns to TRANSFER_DST with the rest.
+        hand_over(level - 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
         const auto src_w = static_cast<std::int32_t>(std::max(w >> (level - 1), 1u));
         const auto src_h = static_cast<std::int32_t>(std::max(h >> (level - 1), 1u));
         VkImageBlit blit{};
@@ -58,12 +63,7 @@ static void generate_mipmaps(VkCommandBuffer commands, VkImage image, std::uint3
         blit.dstOffsets[1] = {std::max(src_w / 2, 1), std::max(src_h / 2, 1), 1};
         vkCmdBlitImage(commands, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, image,
                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
-        barrier.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-        barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-        barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                             nullptr, 0, nullptr, 1, &barrier);
+        hand_over(level - 1, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     }
 }
 
