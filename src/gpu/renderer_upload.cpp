@@ -67,6 +67,60 @@ static void generate_mipmaps(VkCommandBuffer commands, VkImage image, std::uint3
     }
 }
 
+// Fills the padding of every layer of `image` (level 0, in TRANSFER_DST_OPTIMAL, the pages written) whose page,
+// of size `pages[layer]`, is smaller than the layer (w x h) with the page's last column and row, so that sampling
+// past a page's right and bottom edges, and the mipmaps made from it, see the edge texels as clamping to the page
+// would (OpenGL's CLAMP_TO_EDGE, Skia's clamp), not transparent padding. Leaves level 0 in TRANSFER_DST_OPTIMAL.
+static void extend_page_edges(VkCommandBuffer commands, VkImage image, std::uint32_t w, std::uint32_t h,
+                              std::span<const VkExtent2D> pages) {
+    std::vector<VkImageBlit> columns, rows;
+    for (std::uint32_t layer = 0; layer < pages.size(); ++layer) {
+        const auto pw = static_cast<std::int32_t>(pages[layer].width);
+        const auto ph = static_cast<std::int32_t>(pages[layer].height);
+        VkImageBlit blit{};
+        blit.srcSubresource = blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, layer, 1};
+        if (pages[layer].width < w) {  // the last column, stretched over the columns to its right
+            blit.srcOffsets[0] = {pw - 1, 0, 0};
+            blit.srcOffsets[1] = {pw, ph, 1};
+            blit.dstOffsets[0] = {pw, 0, 0};
+            blit.dstOffsets[1] = {static_cast<std::int32_t>(w), ph, 1};
+            columns.push_back(blit);
+        }
+        if (pages[layer].height < h) {  // then the last row, padding included, over the rows below
+            blit.srcOffsets[0] = {0, ph - 1, 0};
+            blit.srcOffsets[1] = {static_cast<std::int32_t>(w), ph, 1};
+            blit.dstOffsets[0] = {0, ph, 0};
+            blit.dstOffsets[1] = {static_cast<std::int32_t>(w), static_cast<std::int32_t>(h), 1};
+            rows.push_back(blit);
+        }
+    }
+    if (columns.empty() && rows.empty()) return;
+    // Level 0 of every layer, after transfers that `src` names, in `to` for transfers that read and write it.
+    auto hand_over = [&](VkAccessFlags src, VkImageLayout from, VkImageLayout to) {
+        VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+        barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        barrier.image = image;
+        barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, static_cast<std::uint32_t>(pages.size())};
+        barrier.srcAccessMask = src;
+        barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.oldLayout = from;
+        barrier.newLayout = to;
+        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                             nullptr, 0, nullptr, 1, &barrier);
+    };
+    // A blit within one subresource needs the GENERAL layout.
+    const VkAccessFlags both = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    hand_over(VK_ACCESS_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
+    if (!columns.empty())
+        vkCmdBlitImage(commands, image, VK_IMAGE_LAYOUT_GENERAL, image, VK_IMAGE_LAYOUT_GENERAL,
+                       static_cast<std::uint32_t>(columns.size()), columns.data(), VK_FILTER_NEAREST);
+    hand_over(both, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL);
+    if (!rows.empty())
+        vkCmdBlitImage(commands, image, VK_IMAGE_LAYOUT_GENERAL, image, VK_IMAGE_LAYOUT_GENERAL,
+                       static_cast<std::uint32_t>(rows.size()), rows.data(), VK_FILTER_NEAREST);
+    hand_over(both, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+}
+
 Result<void> Renderer::Impl::upload_static() {
     if (static_error) return *static_error;
     Result<void> made = upload_static_once();
@@ -206,6 +260,7 @@ Result<void> Renderer::Impl::upload_static_once() {
     if (Result<void> r = create_buffer(c, staging_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, staging); !r)
         return r.error();
     std::vector<VkBufferImageCopy> copies;
+    std::vector<VkExtent2D> page_sizes;  // per layer
     VkDeviceSize offset = 0;
     std::uint32_t layer = 0;
     for (SkeletonTypeEntry& t : types)
@@ -216,6 +271,7 @@ Result<void> Renderer::Impl::upload_static_once() {
             copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, layer++, 1};
             copy.imageExtent = {page.width, page.height, 1};
             copies.push_back(copy);
+            page_sizes.push_back({page.width, page.height});
             offset += page.rgba.size();
             page.release_pixels();
         }
@@ -230,7 +286,7 @@ Result<void> Renderer::Impl::upload_static_once() {
         barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layer_count};
         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
                              nullptr, 0, nullptr, 1, &barrier);
-        // Transparent padding around pages smaller than a layer.
+        // Transparent layers where there are no pages (the padding of pages smaller than a layer is filled below).
         VkClearColorValue clear{};
         vkCmdClearColorImage(commands, pages, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &clear, 1,
                              &barrier.subresourceRange);
@@ -241,6 +297,7 @@ Result<void> Renderer::Impl::upload_static_once() {
         if (!copies.empty())
             vkCmdCopyBufferToImage(commands, staging.buffer, pages, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                    static_cast<std::uint32_t>(copies.size()), copies.data());
+        extend_page_edges(commands, pages, layer_w, layer_h, page_sizes);
         generate_mipmaps(commands, pages, layer_w, layer_h, levels, layer_count);
         barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
         barrier.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;

@@ -11,7 +11,8 @@
 #    23%: a minified texture sampled at one level aliases), so a renderer that ignored the min filter fails here.
 #    The area average does not pin the level of detail down (a level too sharp comes closer to it), so:
 # 3. Known answers (tests/render_oracle/filter_levels.mjs): a checkerboard page drawn at chosen scales with each kind
-#    of filter gives black and white, grey, or their known mixes, on each path.
+#    of filter gives black and white, grey, or their known mixes, on each path; past the page's edge a sampler sees
+#    its edge texels, not the padding of its layer in the page array.
 #   bash render_honours_the_atlas_filters.sh SPINEGPU EXAMPLES_DIR BUILD_DIR      (exit 77: skipped)
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2} build=$3

@@ -8,7 +8,11 @@
 //            min filter or the nearest level being 0);
 //   grey:    128 (level 1 or beyond, the nearest level);
 //   mix f:   128f or 255(1 - f) + 128f (nearest texels, linear between levels 0 and 1 at f = lambda), both seen;
-//   smooth:  a quarter or more of them at least 20 from black and white (level 0 sampled linearly at magnification).
+//   smooth:  a quarter or more of them at least 20 from black and white (level 0 sampled linearly at magnification);
+//   opaque:  alpha 255, to the square's edges (drawn over a transparent background, from an atlas whose second page
+//            is larger, so that the checkerboard's layer of the page array has padding to its right and below:
+//            sampling past the page's edge must see its edge texels, as clamping to the page does, at level 0 and
+//            in the mipmaps, not the padding).
 // Each check holds within 3/255. A level of detail one level off, the shorter step taken for the longer, the nearest
 // level rounded down, or min and mag filters swapped fails some case.
 //
@@ -33,6 +37,8 @@ const CASES = [
   { filter: 'Nearest, Linear', s: 2, expect: 'smooth' },
   { filter: 'Linear, Nearest', s: 2, expect: 'pure' },
   { filter: 'Linear, Nearest', s: q(0.25), expect: 'smooth' },
+  { filter: 'Linear, Linear', s: 2, expect: 'opaque' },
+  { filter: 'MipMapLinearLinear, Linear', s: q(2.5), expect: 'opaque' },
 ];
 const SIZE = 160, TOLERANCE = 3;
 
@@ -41,9 +47,13 @@ function writeFixture(dir) {
   for (let y = 0; y < 64; y++)
     for (let x = 0; x < 64; x++) png.data.set((x + y) % 2 ? [255, 255, 255, 255] : [0, 0, 0, 255], (y * 64 + x) * 4);
   fs.writeFileSync(path.join(dir, 'checker.png'), PNG.sync.write(png));
+  const large = new PNG({ width: 128, height: 128 });
+  large.data.fill(255);
+  fs.writeFileSync(path.join(dir, 'large.png'), PNG.sync.write(large));
   CASES.forEach((c, i) => {
+    const second = c.expect === 'opaque' ? `\nlarge.png\n\tsize: 128, 128\nlarge\n\tbounds: 0, 0, 128, 128\n` : '';
     fs.writeFileSync(path.join(dir, `case${i}.atlas`),
-                     `checker.png\n\tsize: 64, 64\n\tfilter: ${c.filter}\nchecker\n\tbounds: 0, 0, 64, 64\n`);
+                     `checker.png\n\tsize: 64, 64\n\tfilter: ${c.filter}\nchecker\n\tbounds: 0, 0, 64, 64\n${second}`);
     fs.writeFileSync(path.join(dir, `case${i}.json`), JSON.stringify({
       skeleton: { spine: '4.2.22' }, bones: [{ name: 'root' }], slots: [{ name: 's', bone: 'root', attachment: 'checker' }],
       skins: [{ name: 'default', attachments: { s: { checker: { width: 64, height: 64, scaleY: c.scaleY ?? 1 } } } }],
@@ -64,6 +74,7 @@ function judge(c, values) {
     return [ok, `${seen}; want each ${dark.toFixed(0)} or ${light.toFixed(0)}, both seen`];
   }
   if (c.expect === 'grey') return [values.every((v) => near(v, 128)), `${seen}; want each 128`];
+  if (c.expect === 'opaque') return [values.every((v) => near(v, 255)), `${seen} (alpha); want each 255`];
   const between = values.filter((v) => v >= 20 && v <= 235).length;
   return [between >= values.length / 4, `${seen}; ${between} at least 20 from black and white, want a quarter`];
 }
@@ -84,16 +95,18 @@ try {
     execFileSync(spinegpu, ['render', '--skeleton', path.join(dir, `case${i}.json`), '--atlas',
                             path.join(dir, `case${i}.atlas`), '--animation', 'idle', '--steps', '1', '--width',
                             `${SIZE}`, '--height', `${SIZE}`, '--camera', `${c.s},${SIZE / 2},${SIZE / 2}`,
-                            '--background', '000000ff', '--path', renderPath, '--validation', '--out', out],
+                            '--background', c.expect === 'opaque' ? '00000000' : '000000ff', '--path', renderPath,
+                            '--validation', '--out', out],
                  { stdio: ['ignore', 'ignore', 'inherit'] });
     const png = PNG.sync.read(fs.readFileSync(out));
-    // The square's pixels at least 2 pixels inside its edges.
+    // The square's pixels at least 2 pixels inside its edges (red); for `opaque`, all of them (alpha).
     const half = [32 * c.s, 32 * c.s * (c.scaleY ?? 1)];
+    const margin = c.expect === 'opaque' ? 0 : 2, channel = c.expect === 'opaque' ? 3 : 0;
     const values = [];
     for (let y = 0; y < SIZE; y++)
       for (let x = 0; x < SIZE; x++)
-        if (Math.abs(x + 0.5 - SIZE / 2) < half[0] - 2 && Math.abs(y + 0.5 - SIZE / 2) < half[1] - 2)
-          values.push(png.data[(y * SIZE + x) * 4]);
+        if (Math.abs(x + 0.5 - SIZE / 2) < half[0] - margin && Math.abs(y + 0.5 - SIZE / 2) < half[1] - margin)
+          values.push(png.data[(y * SIZE + x) * 4 + channel]);
     const [ok, line] = judge(c, values);
     if (!ok) failures++;
     process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} --path ${renderPath} filter ${c.filter}, scale ${c.s.toFixed(4)}` +
