@@ -2,7 +2,8 @@
 // rules OpenGL and Vulkan give for a page's min and mag filters. The page is a 64x64 checkerboard of 1-texel cells
 // (black and white, opaque), so its level 0 is black and white texels and every level from 1 on is grey (128, the
 // average of 2x2 cells). One square region shows the whole page; the camera's scale s (pixels per texel) and the
-// region's scaleY set the level of detail, lambda = log2 of the longer step in texels per pixel: max(1/s, 1/(s*scaleY)).
+// region's scaleY set the level of detail, lambda = log2 of the longer step in texels per pixel:
+// max(1/s, 1/(s*scaleY)).
 // Inside the square, every pixel must then be:
 //   pure:    black or white (level 0 sampled nearest: magnified with a Nearest mag filter, or minified with a Nearest
 //            min filter or the nearest level being 0);
@@ -55,7 +56,8 @@ function writeFixture(dir) {
     fs.writeFileSync(path.join(dir, `case${i}.atlas`),
                      `checker.png\n\tsize: 64, 64\n\tfilter: ${c.filter}\nchecker\n\tbounds: 0, 0, 64, 64\n${second}`);
     fs.writeFileSync(path.join(dir, `case${i}.json`), JSON.stringify({
-      skeleton: { spine: '4.2.22' }, bones: [{ name: 'root' }], slots: [{ name: 's', bone: 'root', attachment: 'checker' }],
+      skeleton: { spine: '4.2.22' }, bones: [{ name: 'root' }],
+      slots: [{ name: 's', bone: 'root', attachment: 'checker' }],
       skins: [{ name: 'default', attachments: { s: { checker: { width: 64, height: 64, scaleY: c.scaleY ?? 1 } } } }],
       animations: { idle: {} },
     }));
