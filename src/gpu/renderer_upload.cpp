@@ -30,6 +30,22 @@ static Result<void> upload_buffer(Renderer::Impl& impl, const void* bytes, VkDev
     return made;
 }
 
+// Records a barrier between transfers on `range` of `image`: the accesses `src` before it, `dst` after it, and the
+// layout change `from` -> `to`.
+static void transfer_barrier(VkCommandBuffer commands, VkImage image, VkImageSubresourceRange range,
+                             VkAccessFlags src, VkAccessFlags dst, VkImageLayout from, VkImageLayout to) {
+    VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.image = image;
+    barrier.subresourceRange = range;
+    barrier.srcAccessMask = src;
+    barrier.dstAccessMask = dst;
+    barrier.oldLayout = from;
+    barrier.newLayout = to;
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &barrier);
+}
+
 // Makes levels 1 .. levels - 1 of every layer of `image` (in TRANSFER_DST_OPTIMAL, level 0 written) from the
 // level above by a linear blit to half size (rounded down), as OpenGL's glGenerateMipmap does, in the page's own
 // values, premultiplied or straight: where a side is even each texel is the average of the 2x2 it covers; where it
@@ -37,23 +53,12 @@ static Result<void> upload_buffer(Renderer::Impl& impl, const void* bytes, VkDev
 // TRANSFER_DST_OPTIMAL. Linear blits of R8G8B8A8_UNORM are required of every Vulkan device.
 static void generate_mipmaps(VkCommandBuffer commands, VkImage image, std::uint32_t w, std::uint32_t h,
                              std::uint32_t levels, std::uint32_t layers) {
-    // Level `level`, written by a transfer in layout `from`, ready for transfers that read (or write) it in `to`.
-    auto hand_over = [&](std::uint32_t level, VkImageLayout from, VkImageLayout to) {
-        VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-        barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        barrier.image = image;
-        barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, 1, 0, layers};
-        const bool reads = to == VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-        barrier.srcAccessMask = reads ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT;
-        barrier.dstAccessMask = reads ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT;
-        barrier.oldLayout = from;
-        barrier.newLayout = to;
-        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                             nullptr, 0, nullptr, 1, &barrier);
-    };
+    const VkAccessFlags read = VK_ACCESS_TRANSFER_READ_BIT, write = VK_ACCESS_TRANSFER_WRITE_BIT;
     for (std::uint32_t level = 1; level < levels; ++level) {
         // The level above becomes the blit's source, then returns to TRANSFER_DST with the rest.
-        hand_over(level - 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        const VkImageSubresourceRange above{VK_IMAGE_ASPECT_COLOR_BIT, level - 1, 1, 0, layers};
+        transfer_barrier(commands, image, above, write, read, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
         const auto src_w = static_cast<std::int32_t>(std::max(w >> (level - 1), 1u));
         const auto src_h = static_cast<std::int32_t>(std::max(h >> (level - 1), 1u));
         VkImageBlit blit{};
@@ -63,7 +68,8 @@ static void generate_mipmaps(VkCommandBuffer commands, VkImage image, std::uint3
         blit.dstOffsets[1] = {std::max(src_w / 2, 1), std::max(src_h / 2, 1), 1};
         vkCmdBlitImage(commands, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, image,
                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
-        hand_over(level - 1, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+        transfer_barrier(commands, image, above, read, write, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     }
 }
 
@@ -95,30 +101,20 @@ static void extend_page_edges(VkCommandBuffer commands, VkImage image, std::uint
         }
     }
     if (columns.empty() && rows.empty()) return;
-    // Level 0 of every layer, after transfers that `src` names, in `to` for transfers that read and write it.
-    auto hand_over = [&](VkAccessFlags src, VkImageLayout from, VkImageLayout to) {
-        VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-        barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        barrier.image = image;
-        barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, static_cast<std::uint32_t>(pages.size())};
-        barrier.srcAccessMask = src;
-        barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-        barrier.oldLayout = from;
-        barrier.newLayout = to;
-        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                             nullptr, 0, nullptr, 1, &barrier);
-    };
-    // A blit within one subresource needs the GENERAL layout.
+    // Level 0 of every layer; a blit within one subresource needs the GENERAL layout.
+    const VkImageSubresourceRange level0{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, static_cast<std::uint32_t>(pages.size())};
     const VkAccessFlags both = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    hand_over(VK_ACCESS_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
+    transfer_barrier(commands, image, level0, VK_ACCESS_TRANSFER_WRITE_BIT, both, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                     VK_IMAGE_LAYOUT_GENERAL);
     if (!columns.empty())
         vkCmdBlitImage(commands, image, VK_IMAGE_LAYOUT_GENERAL, image, VK_IMAGE_LAYOUT_GENERAL,
                        static_cast<std::uint32_t>(columns.size()), columns.data(), VK_FILTER_NEAREST);
-    hand_over(both, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL);
+    transfer_barrier(commands, image, level0, both, both, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL);
     if (!rows.empty())
         vkCmdBlitImage(commands, image, VK_IMAGE_LAYOUT_GENERAL, image, VK_IMAGE_LAYOUT_GENERAL,
                        static_cast<std::uint32_t>(rows.size()), rows.data(), VK_FILTER_NEAREST);
-    hand_over(both, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    transfer_barrier(commands, image, level0, both, both, VK_IMAGE_LAYOUT_GENERAL,
+                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
 }
 
 Result<void> Renderer::Impl::upload_static() {
@@ -135,19 +131,18 @@ Result<void> Renderer::Impl::upload_static_once() {
     // Each layer's filters; mipmaps for all layers when some page's min filter samples them.
     std::uint32_t layer_w = 1, layer_h = 1, layer_count = 0;
     std::vector<std::uint32_t> all_page_filters;
-    bool mipmapped = false;
     for (const SkeletonTypeEntry& t : types)
         for (std::size_t i = 0; i < t.pages.size(); ++i) {
             layer_w = std::max(layer_w, t.pages[i].width);
             layer_h = std::max(layer_h, t.pages[i].height);
             all_page_filters.push_back(page_filter_word(t.atlas->pages[i]));
-            mipmapped = mipmapped || page_uses_mipmaps(t.atlas->pages[i]);
             ++layer_count;
         }
     layer_count = std::max<std::uint32_t>(layer_count, 1);
     all_page_filters.resize(layer_count);
     // Whether some page samples by its level of detail (its material has k_material_scaled_bit).
     const bool scaled = std::any_of(all_page_filters.begin(), all_page_filters.end(), filters_depend_on_scale);
+    const bool mipmapped = std::any_of(all_page_filters.begin(), all_page_filters.end(), filters_make_mipmaps);
     if (Result<void> made = make_raster_pipeline(!scaled); !made) return made;
     std::uint32_t levels = 1;
     if (mipmapped)

@@ -316,8 +316,8 @@ bool filters_depend_on_scale(std::uint32_t word) {
     return word != 0 && word != (k_page_mag_nearest_bit | k_page_min_nearest_bit);
 }
 
-bool page_uses_mipmaps(const AtlasPage& page) {
-    return (page_filter_word(page) >> k_page_mip_shift) != k_page_mip_none;
+bool filters_make_mipmaps(std::uint32_t word) {
+    return (word >> k_page_mip_shift) != k_page_mip_none;
 }
 
 }  // namespace spinegpu::gpu

@@ -268,7 +268,7 @@ TEST(BindForm, page_filter_words_follow_the_atlas_filters_as_opengl_reads_them) 
         page.min_filter = c.min;
         page.mag_filter = c.mag;
         EXPECT_EQ(page_filter_word(page), c.word) << int(c.min) << " " << int(c.mag);
-        EXPECT_EQ(page_uses_mipmaps(page), (c.word >> k_page_mip_shift) != k_page_mip_none);
+        EXPECT_EQ(filters_make_mipmaps(c.word), (c.word >> k_page_mip_shift) != k_page_mip_none);
         const bool alike = c.word == 0 || c.word == (k_page_min_nearest_bit | k_page_mag_nearest_bit);
         EXPECT_EQ(filters_depend_on_scale(c.word), !alike);
     }

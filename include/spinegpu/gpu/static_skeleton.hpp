@@ -62,7 +62,8 @@ std::uint32_t page_filter_word(const AtlasPage& page);
 // makes mipmaps (its materials have k_material_scaled_bit).
 bool filters_depend_on_scale(std::uint32_t word);
 
-// Whether a page's min filter samples mipmaps, so that the page array needs them.
-bool page_uses_mipmaps(const AtlasPage& page);
+// Whether a page with filter word `word` samples mipmaps (its min filter is a MipMap one), so that the page array
+// needs them.
+bool filters_make_mipmaps(std::uint32_t word);
 
 }  // namespace spinegpu::gpu
