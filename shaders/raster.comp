@@ -11,9 +11,10 @@
 // slots of its rows in order, queues the ones that cover its pixel centre and shades the queue (see
 // rasterize_slots). A character without masks (the pool had no room for them) offers every triangle, and the set-up
 // drops those that miss the tile. Coverage follows exact integer edge functions with the top-left rule on the
-// snapped vertices, so the tile rasterizer covers what the raster pipeline covers. Shading is shading.glsl's; the
-// blend dst = src0 + dst * src1 is done here in 8-bit arithmetic, as a raster pipeline blends into an 8-bit target
-// (lavapipe's blender exactly; hardware blenders may keep more bits inside one blend).
+// snapped vertices, so the tile rasterizer covers what the raster pipeline covers (an edge through a vertex too far
+// away for the grid is set up for each tile from the vertices' places, in 64-bit floats: tile_edges). Shading is
+// shading.glsl's; the blend dst = src0 + dst * src1 is done here in 8-bit arithmetic, as a raster pipeline blends
+// into an 8-bit target (lavapipe's blender exactly; hardware blenders may keep more bits inside one blend).
 //
 // Shared memory is synchronised by barriers at fixed points of every chunk, pass and round; where an array is
 // cleared or written says which barrier makes it safe. All loops around barriers run the same number of times in
@@ -27,6 +28,7 @@ layout(local_size_x = 16, local_size_y = 16) in;  // k_tile_size
 
 layout(std430, set = 0, binding = 6) readonly buffer Characters { GpuCharacter characters[]; };
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
+layout(std430, set = 0, binding = 10) readonly buffer OutIndices { uint out_indices[]; };
 layout(set = 0, binding = 11) uniform sampler2DArray pages;
 layout(set = 0, binding = 23) uniform sampler2DArray pages_nearest;
 layout(std430, set = 0, binding = 24) readonly buffer PageFilters { uint page_filters[]; };
@@ -113,6 +115,38 @@ ivec2 narrow_span(ivec2 span, int64_t c, int64_t step, float per_step) {
     return ivec2(span.x, min(span.y, int(floor(boundary))));
 }
 
+// Triangle t's edges (`r`, its setup) for the tile whose first pixel is `origin`: edge k, from vertex k to k + 1,
+// has the value edge[k] at the tile's first pixel centre, biased by the top-left rule so that "covered" is "all
+// three >= 0", and the steps step_x[k], step_y[k] per pixel (64 bits: the vertices may lie far outside the tile).
+// An edge with an end beyond the grid is set up from its ends' places (far_edge); the others from the snapped
+// vertices, as the raster pipeline covers them.
+void tile_edges(uint t, GpuTriangle r, ivec2 origin, out int64_t edge[3], out int64_t step_x[3],
+                out int64_t step_y[3]) {
+    ivec2 v[3] = ivec2[3](ivec2(r.x0, r.y0), ivec2(r.x1, r.y1), ivec2(r.x2, r.y2));
+    uint far = (r.flags >> k_triangle_far_shift) & 7u;
+    dvec2 place[3];
+    if (far != 0u) {
+        bool swapped = (r.flags & k_triangle_swapped) != 0u;
+        for (uint k = 0u; k < 3u; ++k) {
+            uint index = k == 0u || !swapped ? k : 3u - k;
+            place[k] = (far & (1u << k)) != 0u ? dvec2(placed(out_vertices[out_indices[3u * t + index]]))
+                                                : dvec2(v[k]) / 256.0lf;
+        }
+    }
+    ivec2 centre = origin * 256 + 128;
+    for (uint k = 0u; k < 3u; ++k) {
+        uint l = k == 2u ? 0u : k + 1u;
+        if ((far & (1u << k | 1u << l)) != 0u) {
+            far_edge(place[k], place[l], dvec2(origin) + 0.5lf, edge[k], step_x[k], step_y[k]);
+            continue;
+        }
+        ivec2 a = v[k], b = v[l];
+        edge[k] = edge_at(a, b, centre) - ((r.flags & (1u << k)) != 0u ? 0l : 1l);
+        step_x[k] = -int64_t(b.y - a.y) * 256l;
+        step_y[k] = int64_t(b.x - a.x) * 256l;
+    }
+}
+
 // Writes triangle t's entry for this tile into shared slot `slot`: its coverage of each pair of rows (exact spans
 // per row from the integer edge functions with the top-left rule) and its row bits into the half of s_rows from
 // `rows`, UV and looks; nothing when its pixel box misses the tile.
@@ -123,20 +157,10 @@ void write_entry(uint t, ivec2 origin, uint slot, uint rows) {
     if (k_diagnose == 4u) s_triangle[slot] = lo.x > hi.x || lo.y > hi.y ? t | k_missed : t;
     if (lo.x > hi.x || lo.y > hi.y) return;
     GpuTriangle r = triangles[t];
-    ivec2 v[3] = ivec2[3](ivec2(r.x0, r.y0), ivec2(r.x1, r.y1), ivec2(r.x2, r.y2));
-    // Edge k runs from vertex k to vertex k + 1: its value at the tile's first pixel centre, biased by the top-left
-    // rule so that "covered" is "all three >= 0", and its steps per pixel in x and y (64 bits: the vertices may lie
-    // far outside the tile).
-    ivec2 centre = origin * 256 + 128;
     int64_t edge[3], step_x[3], step_y[3];
+    tile_edges(t, r, origin, edge, step_x, step_y);
     float per_step[3];
-    for (int k = 0; k < 3; ++k) {
-        ivec2 a = v[k], b = v[(k + 1) % 3];
-        edge[k] = edge_at(a, b, centre) - ((r.flags & (1u << k)) != 0u ? 0l : 1l);
-        step_x[k] = -int64_t(b.y - a.y) * 256l;
-        step_y[k] = int64_t(b.x - a.x) * 256l;
-        per_step[k] = step_x[k] != 0l ? 1.0 / float(step_x[k]) : 0.0;
-    }
+    for (int k = 0; k < 3; ++k) per_step[k] = step_x[k] != 0l ? 1.0 / float(step_x[k]) : 0.0;
     for (int group = lo.y >> 1; group <= hi.y >> 1; ++group) {
         uint bits = 0u;
         for (int y = max(2 * group, lo.y); y <= min(2 * group + 1, hi.y); ++y) {
@@ -228,11 +252,10 @@ bool coverage_disagrees(uint count, uint rows_half, ivec2 local, ivec2 pixel, in
     bool wrong = false;
     for (uint k = 0u; k < count; ++k) {
         uint t = s_triangle[k] & ~k_missed;
-        GpuTriangle r = triangles[t];
-        ivec2 v0 = ivec2(r.x0, r.y0), v1 = ivec2(r.x1, r.y1), v2 = ivec2(r.x2, r.y2), centre = pixel * 256 + 128;
-        bool inside = edge_at(v0, v1, centre) - ((r.flags & 1u) != 0u ? 0l : 1l) >= 0l &&
-                      edge_at(v1, v2, centre) - ((r.flags & 2u) != 0u ? 0l : 1l) >= 0l &&
-                      edge_at(v2, v0, centre) - ((r.flags & 4u) != 0u ? 0l : 1l) >= 0l;
+        int64_t edge[3], step_x[3], step_y[3];
+        tile_edges(t, triangles[t], pixel - local, edge, step_x, step_y);
+        bool inside = true;
+        for (int e = 0; e < 3; ++e) inside = inside && edge[e] + local.x * step_x[e] + local.y * step_y[e] >= 0l;
         // Masks are written for the row pairs the triangle's box meets (none when it misses the tile); the others
         // are stale and must be unlisted.
         uvec2 pixels = triangle_boxes[t];

@@ -2,7 +2,8 @@
 // The tile rasterizer's triangle setup and binning (RenderPath::gpu_tiles), after the skinning pass: one workgroup
 // per visible character, one thread per triangle. It places the vertices as draw.vert and the viewport transform
 // do, snaps them to the raster's 1/256-pixel grid, orients the triangle positively (y down), and writes what every
-// tile the triangle touches needs: the box of pixel centres it may cover, the snapped vertices, the top-left rule
+// tile the triangle touches needs: the box of pixel centres it may cover, the snapped vertices (a vertex beyond the
+// grid's reach is marked far, and the rasterizer sets the edges through it up from its place), the top-left rule
 // per edge, UV as a plane over the positions the device's raster pipeline interpolates it over, and the
 // first vertex's colours and material (flat, as the draw's provoking vertex gives them). Then it sets the
 // triangle's bit in the character's mask of every tile that box touches (built in shared memory over the
@@ -51,45 +52,46 @@ layout(constant_id = 0) const uint k_uv_plane_placed = 0u;
 #include "loop_canary.glsl"
 #include "tile_grid.glsl"
 
-// A vertex's position in pixels as draw.vert and the viewport transform place it (kept within 2^21 pixels, so that
-// the grid positions fit 32 bits). The viewport transform rounds its product before the sum, as NVIDIA's raster
-// pipeline does (lavapipe's gave the same bits either way for the draw_a_crowd sample): `precise` keeps the compiler
-// from fusing them into an fma, whose vertices sometimes snapped one grid step away. With the fma, a crowd of
-// 15-pixel spineboys on the H200 had 0.07% of its pixels off the raster pipeline's by more than 2/255; without it,
-// none.
-vec2 placed(GpuOutVertex o) {
-    vec2 size = vec2(push.width, push.height);
-    vec2 ndc = pixel_ndc(camera_pixel(vec2(o.x, o.y), push.scale, push.ox, push.oy), size);
-    precise vec2 product = ndc * (size * 0.5);
-    precise vec2 pixel = product + size * 0.5;
-    return clamp(pixel, vec2(-2097152.0), vec2(2097152.0));
-}
-
-// Top-left rule (y down): a pixel centre exactly on an edge is covered only for a left edge or a top edge.
-bool top_left(ivec2 a, ivec2 b) {
-    int dx = b.x - a.x, dy = b.y - a.y;
-    return dy < 0 || (dy == 0 && dx > 0);
-}
-
 // Sets up triangle t; returns its box of pixel centres in the target (min x, min y, max x, max y; min > max when it
-// covers none).
+// covers none). A triangle with a vertex beyond the grid is oriented and boxed from its places in floats, its UV
+// plane given at its first vertex's clamped place; the rasterizer sets its edges through such vertices up per tile.
 ivec4 set_up(uint t) {
     uint i0 = out_indices[3u * t], i1 = out_indices[3u * t + 1u], i2 = out_indices[3u * t + 2u];
     GpuOutVertex o0 = out_vertices[i0], o1 = out_vertices[i1], o2 = out_vertices[i2];
     vec2 f0 = placed(o0), f1 = placed(o1), f2 = placed(o2);
-    ivec2 v0 = ivec2(roundEven(f0 * 256.0)), v1 = ivec2(roundEven(f1 * 256.0)), v2 = ivec2(roundEven(f2 * 256.0));
-    int64_t area = edge_at(v0, v1, v2);
+    ivec2 v0 = snapped(f0), v1 = snapped(f1), v2 = snapped(f2);
+    uint far = (beyond_grid(f0) ? 1u : 0u) | (beyond_grid(f1) ? 2u : 0u) | (beyond_grid(f2) ? 4u : 0u);
     ivec2 s1 = v1, s2 = v2;  // the snapped places of o1 and o2, before the orientation may swap v1 and v2
-    if (area < 0l) {
+    ivec2 lo, hi;
+    bool swapped, empty;
+    if (far == 0u) {
+        int64_t area = edge_at(v0, v1, v2);
+        swapped = area < 0l;
+        empty = area == 0l;
+        // Pixels whose centres lie in the bounding box, within the target.
+        lo = max((min(min(v0, v1), v2) - 128 + 255) >> 8, ivec2(0));
+        hi = min((max(max(v0, v1), v2) - 128) >> 8, ivec2(push.width, push.height) - 1);
+    } else {
+        dvec2 d1 = dvec2(f1) - dvec2(f0), d2 = dvec2(f2) - dvec2(f0);
+        double area = d1.x * d2.y - d1.y * d2.x;
+        swapped = area < 0.0lf;
+        empty = !(abs(area) > 0.0lf) || isinf(area);  // none, or a place that is not a finite number
+        // The box a pixel wider (the edges are set up in floats), clamped in floats before it becomes integers.
+        vec2 last = vec2(push.width, push.height) - 1.0;
+        lo = ivec2(clamp(floor(min(min(f0, f1), f2) - 0.5), vec2(0.0), last + 1.0));
+        hi = ivec2(clamp(ceil(max(max(f0, f1), f2) - 0.5), vec2(-1.0), last));
+        if (swapped) far = (far & 1u) | (far & 2u) << 1 | (far & 4u) >> 1;
+    }
+    if (swapped) {
         ivec2 swap = v1;
         v1 = v2;
         v2 = swap;
     }
     GpuTriangle r;
-    // Pixels whose centres lie in the bounding box, within the target; none for a triangle without area.
-    ivec2 lo = max((min(min(v0, v1), v2) - 128 + 255) >> 8, ivec2(0));
-    ivec2 hi = min((max(max(v0, v1), v2) - 128) >> 8, ivec2(push.width, push.height) - 1);
-    if (area == 0l) lo.x = hi.x + 1;
+    if (empty) {
+        lo = ivec2(1);
+        hi = ivec2(0);
+    }
     if (lo.x > hi.x || lo.y > hi.y) triangle_boxes[t] = uvec2(0xFFFFu, 0u);
     else triangle_boxes[t] = uvec2(uint(lo.x) | uint(lo.y) << 16, uint(hi.x) | uint(hi.y) << 16);
     r.x0 = v0.x;
@@ -101,7 +103,7 @@ ivec4 set_up(uint t) {
     // The UV plane (see k_uv_plane_placed), given at v0, the snapped first vertex (i0 stays first whatever the
     // orientation).
     vec2 d1 = vec2(s1 - v0) / 256.0, d2 = vec2(s2 - v0) / 256.0, shift = vec2(0.0);
-    if (k_uv_plane_placed != 0u) {
+    if (k_uv_plane_placed != 0u || far != 0u) {
         d1 = f1 - f0;
         d2 = f2 - f0;
         shift = vec2(v0) / 256.0 - f0;
@@ -124,7 +126,8 @@ ivec4 set_up(uint t) {
     r.dark = o0.dark;
     r.material = o0.material;
     r.clip_first = o0.clip_first;
-    r.flags = (top_left(v0, v1) ? 1u : 0u) | (top_left(v1, v2) ? 2u : 0u) | (top_left(v2, v0) ? 4u : 0u);
+    r.flags = (top_left(v0, v1) ? 1u : 0u) | (top_left(v1, v2) ? 2u : 0u) | (top_left(v2, v0) ? 4u : 0u) |
+              far << k_triangle_far_shift | (swapped ? k_triangle_swapped : 0u);
     triangles[t] = r;
     return ivec4(lo, hi);
 }

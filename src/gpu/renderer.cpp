@@ -305,8 +305,9 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     const bool packs = path != RenderPath::cpu;  // the GPU paths pack poses; the CPU path uploads vertices
     if (path == RenderPath::gpu_tiles && m.raster_pipeline == VK_NULL_HANDLE)
         return make_error(m.context->device_name, "draw",
-                          "the tile rasterizer needs 64-bit integers (shaderInt64), subgroup votes and 32 KB of "
-                          "shared memory in compute shaders, which this device lacks; use the gpu path");
+                          "the tile rasterizer needs 64-bit integers and floats (shaderInt64, shaderFloat64), subgroup "
+                          "votes and 32 KB of shared memory in compute shaders, which this device lacks; use the gpu "
+                          "path");
     if (path == RenderPath::gpu_vertex)
         for (const CharacterDraw& d : characters)
             if (m.types[d.type].bind.features.draw_order)

@@ -34,8 +34,8 @@ inline constexpr std::uint32_t k_tile_shared_memory_bytes = 32768;
 // decimal number.
 std::optional<std::uint64_t> diagnostic_number(const char* name);
 
-// Whether the device can run the tile rasterizer (RenderPath::gpu_tiles): 64-bit integers and subgroup votes in
-// compute shaders, and k_tile_shared_memory_bytes of shared memory per workgroup.
+// Whether the device can run the tile rasterizer (RenderPath::gpu_tiles): 64-bit integers and floats and subgroup
+// votes in compute shaders, and k_tile_shared_memory_bytes of shared memory per workgroup.
 bool tile_rasterizer_supported(const VkContext& context);
 
 struct SkeletonTypeEntry {

@@ -36,7 +36,7 @@ std::optional<std::uint64_t> diagnostic_number(const char* name) {
 }
 
 bool tile_rasterizer_supported(const VkContext& context) {
-    return context.shader_int64 && context.compute_subgroup_vote &&
+    return context.shader_int64 && context.shader_float64 && context.compute_subgroup_vote &&
            context.properties.limits.maxComputeSharedMemorySize >= k_tile_shared_memory_bytes;
 }
 

@@ -229,6 +229,8 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     context->pipeline_statistics = available.pipelineStatisticsQuery == VK_TRUE;
     features.shaderInt64 = available.shaderInt64;
     context->shader_int64 = available.shaderInt64 == VK_TRUE;
+    features.shaderFloat64 = available.shaderFloat64;
+    context->shader_float64 = available.shaderFloat64 == VK_TRUE;
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     properties2.pNext = &subgroup;

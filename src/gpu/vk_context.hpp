@@ -30,6 +30,7 @@ struct VkContext {
     std::uint64_t timestamp_mask = 0;            // the bits of a timestamp that are valid on this queue
     bool pipeline_statistics = false;            // fragment shader invocations can be counted
     bool shader_int64 = false;                   // 64-bit integers in shaders (the tile rasterizer needs them)
+    bool shader_float64 = false;                 // 64-bit floats in shaders (the tile rasterizer needs them)
     bool compute_subgroup_vote = false;          // subgroupAny in compute shaders (the tile rasterizer needs it)
     std::atomic<std::uint64_t> validation_messages{0};  // warnings and errors from the validation layer
     std::string first_validation_message;

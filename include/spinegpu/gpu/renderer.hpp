@@ -43,7 +43,7 @@ enum class RenderPath : std::uint8_t {
     // The skinning pass, then the draw done in compute by a tile rasterizer (characters binned into 16x16-pixel
     // tiles, each tile's triangles covered, shaded and blended in draw order by one workgroup). Same pixels as the
     // gpu path; for GPUs whose compute far outweighs their raster pipeline (data-centre GPUs such as the H200).
-    // Needs 64-bit integers in shaders (shaderInt64).
+    // Needs 64-bit integers and floats in shaders (shaderInt64, shaderFloat64).
     gpu_tiles,
 };
 
