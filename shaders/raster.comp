@@ -28,7 +28,6 @@ layout(local_size_x = 16, local_size_y = 16) in;  // k_tile_size
 
 layout(std430, set = 0, binding = 6) readonly buffer Characters { GpuCharacter characters[]; };
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
-layout(std430, set = 0, binding = 10) readonly buffer OutIndices { uint out_indices[]; };
 layout(set = 0, binding = 11) uniform sampler2DArray pages;
 layout(set = 0, binding = 23) uniform sampler2DArray pages_nearest;
 layout(std430, set = 0, binding = 24) readonly buffer PageFilters { uint page_filters[]; };
@@ -115,29 +114,21 @@ ivec2 narrow_span(ivec2 span, int64_t c, int64_t step, float per_step) {
     return ivec2(span.x, min(span.y, int(floor(boundary))));
 }
 
-// Triangle t's edges (`r`, its setup) for the tile whose first pixel is `origin`: edge k, from vertex k to k + 1,
+// A triangle's edges (`r`, its setup) for the tile whose first pixel is `origin`: edge k, from vertex k to k + 1,
 // has the value edge[k] at the tile's first pixel centre, biased by the top-left rule so that "covered" is "all
 // three >= 0", and the steps step_x[k], step_y[k] per pixel (64 bits: the vertices may lie far outside the tile).
 // An edge with an end beyond the grid is set up from its ends' places (far_edge); the others from the snapped
 // vertices, as the raster pipeline covers them.
-void tile_edges(uint t, GpuTriangle r, ivec2 origin, out int64_t edge[3], out int64_t step_x[3],
-                out int64_t step_y[3]) {
+void tile_edges(GpuTriangle r, ivec2 origin, out int64_t edge[3], out int64_t step_x[3], out int64_t step_y[3]) {
     ivec2 v[3] = ivec2[3](ivec2(r.x0, r.y0), ivec2(r.x1, r.y1), ivec2(r.x2, r.y2));
     uint far = (r.flags >> k_triangle_far_shift) & 7u;
-    dvec2 place[3];
-    if (far != 0u) {
-        bool swapped = (r.flags & k_triangle_swapped) != 0u;
-        for (uint k = 0u; k < 3u; ++k) {
-            uint index = k == 0u || !swapped ? k : 3u - k;
-            place[k] = (far & (1u << k)) != 0u ? dvec2(placed(out_vertices[out_indices[3u * t + index]]))
-                                                : dvec2(v[k]) / 256.0lf;
-        }
-    }
     ivec2 centre = origin * 256 + 128;
     for (uint k = 0u; k < 3u; ++k) {
         uint l = k == 2u ? 0u : k + 1u;
         if ((far & (1u << k | 1u << l)) != 0u) {
-            far_edge(place[k], place[l], dvec2(origin) + 0.5lf, edge[k], step_x[k], step_y[k]);
+            dvec2 a = (far & (1u << k)) != 0u ? dvec2(intBitsToFloat(v[k])) : dvec2(v[k]) / 256.0lf;
+            dvec2 b = (far & (1u << l)) != 0u ? dvec2(intBitsToFloat(v[l])) : dvec2(v[l]) / 256.0lf;
+            far_edge(a, b, dvec2(origin) + 0.5lf, edge[k], step_x[k], step_y[k]);
             continue;
         }
         ivec2 a = v[k], b = v[l];
@@ -145,6 +136,12 @@ void tile_edges(uint t, GpuTriangle r, ivec2 origin, out int64_t edge[3], out in
         step_x[k] = -int64_t(b.y - a.y) * 256l;
         step_y[k] = int64_t(b.x - a.x) * 256l;
     }
+}
+
+// The place in pixels the UV plane of triangle `r` is given at: its first vertex's snapped place, or the target's
+// corner for a far one.
+vec2 uv_anchor(GpuTriangle r) {
+    return (r.flags & (1u << k_triangle_far_shift)) != 0u ? vec2(0.0) : vec2(r.x0, r.y0) / 256.0;
 }
 
 // Writes triangle t's entry for this tile into shared slot `slot`: its coverage of each pair of rows (exact spans
@@ -158,7 +155,7 @@ void write_entry(uint t, ivec2 origin, uint slot, uint rows) {
     if (lo.x > hi.x || lo.y > hi.y) return;
     GpuTriangle r = triangles[t];
     int64_t edge[3], step_x[3], step_y[3];
-    tile_edges(t, r, origin, edge, step_x, step_y);
+    tile_edges(r, origin, edge, step_x, step_y);
     float per_step[3];
     for (int k = 0; k < 3; ++k) per_step[k] = step_x[k] != 0l ? 1.0 / float(step_x[k]) : 0.0;
     for (int group = lo.y >> 1; group <= hi.y >> 1; ++group) {
@@ -172,7 +169,7 @@ void write_entry(uint t, ivec2 origin, uint slot, uint rows) {
         s_cover[uint(group) * k_threads + slot] = bits;
         if (bits != 0u) atomicOr(s_rows[rows + uint(group) * 8u + (slot >> 5)], 1u << (slot & 31u));
     }
-    vec2 from_first = vec2(origin) + 0.5 - vec2(r.x0, r.y0) / 256.0;
+    vec2 from_first = vec2(origin) + 0.5 - uv_anchor(r);
     vec2 per_x = vec2(r.u_x, r.v_x), per_y = vec2(r.u_y, r.v_y);
     s_uv[slot] = vec2(r.u, r.v) + per_x * from_first.x + per_y * from_first.y;
     s_uv_x[slot] = per_x;
@@ -252,10 +249,21 @@ bool coverage_disagrees(uint count, uint rows_half, ivec2 local, ivec2 pixel, in
     bool wrong = false;
     for (uint k = 0u; k < count; ++k) {
         uint t = s_triangle[k] & ~k_missed;
+        // Near edges by edge_at at the pixel itself; far ones set up for the tile, then stepped to the pixel. A
+        // triangle with a far vertex and an empty box covers nothing (its places may not be finite).
+        GpuTriangle r = triangles[t];
         int64_t edge[3], step_x[3], step_y[3];
-        tile_edges(t, triangles[t], pixel - local, edge, step_x, step_y);
-        bool inside = true;
-        for (int e = 0; e < 3; ++e) inside = inside && edge[e] + local.x * step_x[e] + local.y * step_y[e] >= 0l;
+        tile_edges(r, pixel - local, edge, step_x, step_y);
+        ivec2 v[3] = ivec2[3](ivec2(r.x0, r.y0), ivec2(r.x1, r.y1), ivec2(r.x2, r.y2));
+        uint far = (r.flags >> k_triangle_far_shift) & 7u;
+        bool inside = far == 0u || triangle_boxes[t] != uvec2(0xFFFFu, 0u);
+        for (uint e = 0u; e < 3u; ++e) {
+            uint f = e == 2u ? 0u : e + 1u;
+            int64_t value = (far & (1u << e | 1u << f)) != 0u
+                                ? edge[e] + local.x * step_x[e] + local.y * step_y[e]
+                                : edge_at(v[e], v[f], pixel * 256 + 128) - ((r.flags & (1u << e)) != 0u ? 0l : 1l);
+            inside = inside && value >= 0l;
+        }
         // Masks are written for the row pairs the triangle's box meets (none when it misses the tile); the others
         // are stale and must be unlisted.
         uvec2 pixels = triangle_boxes[t];

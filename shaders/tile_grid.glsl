@@ -17,8 +17,12 @@ vec2 placed(GpuOutVertex o) {
     return pixel;
 }
 
-// Whether a placed vertex lies beyond k_grid_limit on either axis (or is not a number).
-bool beyond_grid(vec2 pixel) { return !all(lessThanEqual(abs(pixel), vec2(k_grid_limit))); }
+// Whether both coordinates are finite numbers, read from their bits (a shader compiler may assume that floats are
+// never infinite or NaN, and fold isinf and isnan away).
+bool finite(vec2 v) { return all(notEqual(floatBitsToUint(v) & 0x7F800000u, uvec2(0x7F800000u))); }
+
+// Whether a placed vertex lies beyond k_grid_limit on either axis, or is not finite.
+bool beyond_grid(vec2 pixel) { return !finite(pixel) || any(greaterThan(abs(pixel), vec2(k_grid_limit))); }
 
 // A placed vertex on the raster's 1/256-pixel grid, clamped to k_grid_limit.
 ivec2 snapped(vec2 pixel) { return ivec2(roundEven(clamp(pixel, -k_grid_limit, k_grid_limit) * 256.0)); }
@@ -39,27 +43,31 @@ bool top_left(ivec2 a, ivec2 b) {
 // The edge a -> b of a positively oriented triangle (places in pixels, one end at least beyond the grid) set up for
 // the tile whose first pixel centre is `centre` (pixels), on the grid's scale as edge_at: its value there, biased by
 // the top-left rule (covered: >= 0), and its steps per pixel in x and y (the rasterizer's form for every edge).
-// In 64-bit floats, the edge keeps its direction, scaled by a power of two to at most 2^24 per axis, and passes
-// through the point of its line nearest the centre, so that the value stays small near the tile and within 2^-12
-// pixels of the exact line for ends within 2^39 pixels; a line far from the tile keeps only its side (the value
-// is held within 2^52, beyond any step across a tile). It is computed from the ends in a fixed order and negated
-// for the other, so the triangle across the edge gets exactly the negated function, and a pixel centre on the line
-// is covered by one of the two.
+// In 64-bit floats, the edge keeps its direction, scaled by a power of two to at most 2^36 per axis (so that across
+// a tile it turns by under 2^-30 pixel), and passes through the point of its line nearest the centre, found from the
+// end nearer the target's corner: the value stays small near the tile, and the line is within 2^-28 pixel of the
+// exact one while that end lies within 2^21 pixels (the other anywhere), within about 2^-52 times its distance
+// beyond. A line more than 256 pixels from the tile keeps only its side (the value is held within 2^52, beyond any
+// step across a tile). It is computed from the ends in a fixed order, `precise`, and negated for the other, so the
+// triangle across the edge gets exactly the negated function, and a pixel centre on the line is covered by one of
+// the two.
 void far_edge(dvec2 a, dvec2 b, dvec2 centre, out int64_t value, out int64_t step_x, out int64_t step_y) {
-    bool flip = a.x > b.x || (a.x == b.x && a.y > b.y);
-    dvec2 from = flip ? b : a, d = flip ? a - b : b - a;
-    double length2 = dot(d, d);
-    if (length2 == 0.0lf) {  // (a triangle with area has no such edge)
+    double reach_a = max(abs(a.x), abs(a.y)), reach_b = max(abs(b.x), abs(b.y));
+    bool flip = reach_a > reach_b || (reach_a == reach_b && (a.x > b.x || (a.x == b.x && a.y > b.y)));
+    dvec2 from = flip ? b : a;
+    precise dvec2 d = flip ? a - b : b - a;
+    precise double length2 = dot(d, d);
+    if (length2 == 0.0lf) {  // both ends at one place: no side covered
         value = -1l;
         step_x = 0l;
         step_y = 0l;
         return;
     }
-    dvec2 nearest = from + d * (dot(centre - from, d) / length2);
+    precise dvec2 nearest = from + d * (dot(centre - from, d) / length2);
     int exponent;
     frexp(max(abs(d.x), abs(d.y)), exponent);
-    dvec2 direction = roundEven(ldexp(d, ivec2(24 - exponent)));
-    double at = 256.0lf * (direction.x * (centre.y - nearest.y) - direction.y * (centre.x - nearest.x));
+    dvec2 direction = roundEven(ldexp(d, ivec2(36 - exponent)));
+    precise double at = 256.0lf * (direction.x * (centre.y - nearest.y) - direction.y * (centre.x - nearest.x));
     value = int64_t(roundEven(clamp(at, -4503599627370496.0lf, 4503599627370496.0lf)));
     step_x = -int64_t(direction.y) * 256l;
     step_y = int64_t(direction.x) * 256l;

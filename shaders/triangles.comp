@@ -3,7 +3,8 @@
 // per visible character, one thread per triangle. It places the vertices as draw.vert and the viewport transform
 // do, snaps them to the raster's 1/256-pixel grid, orients the triangle positively (y down), and writes what every
 // tile the triangle touches needs: the box of pixel centres it may cover, the snapped vertices (a vertex beyond the
-// grid's reach is marked far, and the rasterizer sets the edges through it up from its place), the top-left rule
+// grid's reach is marked far and keeps its place in floats, and the rasterizer sets the edges through it up from
+// the places), the top-left rule
 // per edge, UV as a plane over the positions the device's raster pipeline interpolates it over, and the
 // first vertex's colours and material (flat, as the draw's provoking vertex gives them). Then it sets the
 // triangle's bit in the character's mask of every tile that box touches (built in shared memory over the
@@ -53,8 +54,9 @@ layout(constant_id = 0) const uint k_uv_plane_placed = 0u;
 #include "tile_grid.glsl"
 
 // Sets up triangle t; returns its box of pixel centres in the target (min x, min y, max x, max y; min > max when it
-// covers none). A triangle with a vertex beyond the grid is oriented and boxed from its places in floats, its UV
-// plane given at its first vertex's clamped place; the rasterizer sets its edges through such vertices up per tile.
+// covers none). A triangle with a vertex beyond the grid is oriented and boxed in floats from the places its edges
+// are set up from (the far vertices' own, the others' snapped), and its UV plane is given at the target's corner
+// when its first vertex is far; a vertex that is not finite leaves it empty.
 ivec4 set_up(uint t) {
     uint i0 = out_indices[3u * t], i1 = out_indices[3u * t + 1u], i2 = out_indices[3u * t + 2u];
     GpuOutVertex o0 = out_vertices[i0], o1 = out_vertices[i1], o2 = out_vertices[i2];
@@ -72,20 +74,27 @@ ivec4 set_up(uint t) {
         lo = max((min(min(v0, v1), v2) - 128 + 255) >> 8, ivec2(0));
         hi = min((max(max(v0, v1), v2) - 128) >> 8, ivec2(push.width, push.height) - 1);
     } else {
-        dvec2 d1 = dvec2(f1) - dvec2(f0), d2 = dvec2(f2) - dvec2(f0);
-        double area = d1.x * d2.y - d1.y * d2.x;
+        // The far vertices' places, the others' snapped ones, as a far vertex's x, y keep them (float bits).
+        vec2 p0 = (far & 1u) != 0u ? f0 : vec2(v0) / 256.0;
+        vec2 p1 = (far & 2u) != 0u ? f1 : vec2(v1) / 256.0;
+        vec2 p2 = (far & 4u) != 0u ? f2 : vec2(v2) / 256.0;
+        dvec2 d1 = dvec2(p1) - dvec2(p0), d2 = dvec2(p2) - dvec2(p0);
+        double area = d1.x * d2.y - d1.y * d2.x;  // (exact: no overflow for finite places)
         swapped = area < 0.0lf;
-        empty = !(abs(area) > 0.0lf) || isinf(area);  // none, or a place that is not a finite number
-        // The box a pixel wider (the edges are set up in floats), clamped in floats before it becomes integers.
+        empty = area == 0.0lf || !finite(f0) || !finite(f1) || !finite(f2);
+        // The box a pixel wider, clamped in floats before it becomes integers.
         vec2 last = vec2(push.width, push.height) - 1.0;
-        lo = ivec2(clamp(floor(min(min(f0, f1), f2) - 0.5), vec2(0.0), last + 1.0));
-        hi = ivec2(clamp(ceil(max(max(f0, f1), f2) - 0.5), vec2(-1.0), last));
-        if (swapped) far = (far & 1u) | (far & 2u) << 1 | (far & 4u) >> 1;
+        lo = ivec2(clamp(floor(min(min(p0, p1), p2) - 0.5), vec2(0.0), last + 1.0));
+        hi = ivec2(clamp(ceil(max(max(p0, p1), p2) - 0.5), vec2(-1.0), last));
+        if ((far & 1u) != 0u) v0 = floatBitsToInt(f0);
+        if ((far & 2u) != 0u) v1 = floatBitsToInt(f1);
+        if ((far & 4u) != 0u) v2 = floatBitsToInt(f2);
     }
     if (swapped) {
         ivec2 swap = v1;
         v1 = v2;
         v2 = swap;
+        far = (far & 1u) | (far & 2u) << 1 | (far & 4u) >> 1;
     }
     GpuTriangle r;
     if (empty) {
@@ -101,12 +110,13 @@ ivec4 set_up(uint t) {
     r.x2 = v2.x;
     r.y2 = v2.y;
     // The UV plane (see k_uv_plane_placed), given at v0, the snapped first vertex (i0 stays first whatever the
-    // orientation).
+    // orientation), or for a far one at the target's corner; over the places in floats for a triangle with a far
+    // vertex.
     vec2 d1 = vec2(s1 - v0) / 256.0, d2 = vec2(s2 - v0) / 256.0, shift = vec2(0.0);
     if (k_uv_plane_placed != 0u || far != 0u) {
         d1 = f1 - f0;
         d2 = f2 - f0;
-        shift = vec2(v0) / 256.0 - f0;
+        shift = ((far & 1u) != 0u ? vec2(0.0) : vec2(v0) / 256.0) - f0;
     }
     vec2 uv0 = vec2(o0.u, o0.v), duv1 = vec2(o1.u, o1.v) - uv0, duv2 = vec2(o2.u, o2.v) - uv0;
     float det = d1.x * d2.y - d1.y * d2.x;
@@ -127,7 +137,7 @@ ivec4 set_up(uint t) {
     r.material = o0.material;
     r.clip_first = o0.clip_first;
     r.flags = (top_left(v0, v1) ? 1u : 0u) | (top_left(v1, v2) ? 2u : 0u) | (top_left(v2, v0) ? 4u : 0u) |
-              far << k_triangle_far_shift | (swapped ? k_triangle_swapped : 0u);
+              far << k_triangle_far_shift;
     triangles[t] = r;
     return ivec4(lo, hi);
 }

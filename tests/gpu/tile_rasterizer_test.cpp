@@ -289,21 +289,22 @@ TEST(TileRasterizer, a_character_filling_a_4096_pixel_view_gets_masks_from_its_s
 }
 
 // A fan of four triangles around an inner vertex E, inside the hull A B D C (coordinates off any round value, so
-// that no edge runs exactly through pixel centres, where rounding decides), drawn from a translucent page: a pixel
-// covered twice or not at all along a shared edge shows.
+// that no edge runs exactly through pixel centres, where rounding decides; two triangles wound each way), drawn from
+// a translucent page: a pixel covered twice or not at all along a shared edge shows.
 constexpr const char* k_fan_skeleton = R"({"skeleton": {"spine": "4.2.00"},
 "bones": [{"name": "root"}],
 "slots": [{"name": "s", "bone": "root", "attachment": "fan"}],
 "skins": [{"name": "default", "attachments": {"s": {"fan": {"type": "mesh", "hull": 4,
   "uvs": [0.02,0.97, 0.96,0.91, 0.93,0.08, 0.11,0.03, 0.31,0.42],
-  "triangles": [0,1,4, 1,2,4, 2,3,4, 3,0,4],
+  "triangles": [0,1,4, 1,2,4, 2,4,3, 3,4,0],
   "vertices": [-101.37,-79.13, 118.61,-61.29, 109.83,97.41, 9.47,151.73, -20.5,40.3]}}}}]})";
 
 TEST(TileRasterizer, draws_close_ups_whose_vertices_lie_millions_of_pixels_away_as_the_raster_pipeline_does) {
-    // Magnified 31,000 to 2.5 million times, the fan's far vertices lie some 4 million to 400 million pixels away,
+    // Magnified 20,000 to 2.5 million times, the fan's far vertices lie some 3 million to 400 million pixels away,
     // beyond the 2^21 pixels within which the tile rasterizer snaps vertices to its 32-bit grid: the edges through
-    // them are set up per tile from their places in floats. Views of a vertex with its edges, of a hull edge, and of
-    // an inner edge that two triangles share, each through gpu and gpu_tiles: the same pixels, within DESIGN.md's
+    // them are set up per tile from their places in floats. Views of a vertex with its edges, of a hull edge, of
+    // inner edges that two triangles share (one with both ends within the grid, between triangles with one vertex
+    // beyond it), each through gpu and gpu_tiles: the same pixels, within DESIGN.md's
     // bar between paths (at most 0.1% of the covered pixels off by more than 2/255: not the other tile tests'
     // stricter count of channels, because the raster pipeline is not exact here: lavapipe clips a triangle that
     // reaches so far past the view in floats, which moves its edges by hundredths of a pixel, more the farther its
@@ -329,6 +330,8 @@ TEST(TileRasterizer, draws_close_ups_whose_vertices_lie_millions_of_pixels_away_
                           {"the hull vertex A", -101.37f, -79.13f, 31234.5f},
                           {"the hull edge B D, 0.37 of the way", 115.3614f, -2.571f, 100003.7f},
                           {"the inner edge E B, 0.4 of the way", 35.144f, -0.336f, 100003.7f},
+                          // (A and E within the grid, B, C and D beyond: triangles with one far vertex.)
+                          {"the inner edge A E, half way", -60.935f, -19.415f, 20000.3f},
                           {"the inner vertex E", -20.5f, 40.3f, 2500017.3f}};
     for (const bool diagnostic : {false, true}) {
         std::string skip_reason;
@@ -375,6 +378,93 @@ TEST(TileRasterizer, draws_close_ups_whose_vertices_lie_millions_of_pixels_away_
             }
             EXPECT_GT(drawn, 1000u);
             EXPECT_LE(differing, drawn / 1000) << "pixels off by more than 2/255";
+        }
+        expect_no_validation_messages(*renderer);
+    }
+}
+
+// Four triangles around O = (0, 0), one in each quadrant between the axes, each with its own copies of its vertices
+// and its own colour (its UVs inside one quadrant of a page of four colours), two wound each way: their shared edges
+// lie on the axes, so which triangle covers a pixel centre on an axis shows.
+constexpr const char* k_cross_skeleton = R"({"skeleton": {"spine": "4.2.00"},
+"bones": [{"name": "root"}],
+"slots": [{"name": "s", "bone": "root", "attachment": "cross"}],
+"skins": [{"name": "default", "attachments": {"s": {"cross": {"type": "mesh", "hull": 12,
+  "uvs": [0.2,0.2, 0.2,0.3, 0.3,0.2,  0.7,0.2, 0.7,0.3, 0.8,0.2,  0.2,0.7, 0.2,0.8, 0.3,0.7,
+          0.7,0.7, 0.7,0.8, 0.8,0.7],
+  "triangles": [0,1,2, 3,4,5, 6,7,8, 9,10,11],
+  "vertices": [0,0, 0,100, 100,0,  0,0, 0,-100, 100,0,  0,0, 0,-100, -100,0,  0,0, 0,100, -100,0]}}}}]})";
+
+TEST(TileRasterizer, far_edges_through_pixel_centres_follow_the_top_left_rule_as_the_raster_pipeline_does) {
+    // The cross magnified 100,000 times in a 128 x 128 target, its outer vertices 10 million pixels away, its x axis
+    // on pixel centres (y = 64.5): every pixel centre on it lies exactly on two triangles' edges, and the top-left
+    // rule gives it to the one below. There the raster pipeline's edges are exact, even clipped (the clipped vertex
+    // keeps the axis coordinate), so the two paths must agree on every pixel. (The y axis is put between pixel
+    // centres, x = 64.25: the root bone's y axis leans by cos(90 degrees) in floats, so its far vertices lie some 0.4
+    // pixel off it, and a pixel centre on it would be a near tie that lavapipe's snapped clipped vertices decide.)
+    // Views of O (edges with one end beyond the grid) and of each axis 50 units out (both ends beyond it); then the
+    // coverage check.
+    Result<SkeletonData> data = load_skeleton_json(k_cross_skeleton, "cross.json");
+    ASSERT_TRUE(data.ok()) << data.error().message();
+    Result<Atlas> atlas =
+        parse_atlas("cross.png\nsize: 64, 64\nfilter: Linear, Linear\ncross\n  bounds: 0, 0, 64, 64\n", "cross.atlas");
+    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
+    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
+    ASSERT_TRUE(binding.ok()) << binding.error().message();
+    SkeletonPose pose = create_pose(*data);
+    update_world_transform(pose, Physics::none);
+    constexpr std::uint32_t k_size = 128;
+    constexpr float k_scale = 100000, k_x = 64.25f, k_y = 64.5f;
+    const Camera2D cameras[] = {{k_scale, k_x, k_y}, {k_scale, k_x, k_y + k_scale * 50}, {k_scale, k_x - k_scale * 50, k_y}};
+    for (const bool diagnostic : {false, true}) {
+        std::string skip_reason;
+        std::unique_ptr<Renderer> renderer = diagnostic
+                                                 ? create_renderer_with("SPINEGPU_DIAGNOSE_TILES", "4", skip_reason)
+                                                 : create_renderer(skip_reason);
+        if (!renderer) {
+            if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
+            return;
+        }
+        Image page;
+        page.width = page.height = 64;
+        for (std::uint32_t y = 0; y < 64; ++y)
+            for (std::uint32_t x = 0; x < 64; ++x) {
+                const bool right = x >= 32, low = y >= 32;
+                page.rgba.insert(page.rgba.end(), {std::uint8_t(right ? 40 : 230), std::uint8_t(low ? 200 : 60),
+                                                   std::uint8_t(right != low ? 220 : 30), 255});
+            }
+        std::vector<Image> pages;
+        pages.push_back(std::move(page));
+        Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, std::move(pages), "cross");
+        ASSERT_TRUE(type.ok()) << type.error().message();
+        const CharacterDraw character{&pose, *type, Color{}};
+        for (const Camera2D& camera : cameras) {
+            SCOPED_TRACE("camera " + std::to_string(camera.ox) + ", " + std::to_string(camera.oy) +
+                         (diagnostic ? ", coverage check" : ""));
+            FrameStats stats;
+            std::optional<Image> tiles =
+                draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu_tiles, stats);
+            ASSERT_TRUE(tiles);
+            if (diagnostic) {
+                std::uint32_t disagreeing = 0;
+                for (std::size_t i = 0; i < tiles->rgba.size(); i += 4)
+                    if (tiles->rgba[i] != 0 || tiles->rgba[i + 3] != 255) ++disagreeing;
+                EXPECT_EQ(disagreeing, 0u);
+                EXPECT_EQ(stats.fragments, k_size * k_size) << "covered pixels checked, each once";
+                continue;
+            }
+            std::optional<Image> raster =
+                draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu, stats);
+            ASSERT_TRUE(raster);
+            std::uint32_t differing = 0, colours = 0;
+            for (std::size_t i = 0; i < raster->rgba.size(); i += 4) {
+                bool off = false;
+                for (std::size_t c = i; c < i + 4; ++c) off = off || std::abs(raster->rgba[c] - tiles->rgba[c]) > 2;
+                differing += off ? 1 : 0;
+                colours += i > 0 && raster->rgba[i] != raster->rgba[i - 4] ? 1 : 0;
+            }
+            EXPECT_EQ(differing, 0u) << "pixels off by more than 2/255";
+            EXPECT_GT(colours, 0u) << "the view shows more than one triangle";
         }
         expect_no_validation_messages(*renderer);
     }

@@ -73,12 +73,9 @@ SPINEGPU_CONST k_no_tile_mask = 0xFFFFFFFFu;
 // ends within the grid).
 SPINEGPU_CONST k_triangle_top_left_mask = 7u;
 // GpuTriangle::flags: bit k_triangle_far_shift + k is set when vertex k lies beyond the grid, more than 2^21 pixels
-// from the target's corner (its place on the 1/256-pixel grid would not fit 32 bits). Its x, y are then clamped to
-// that limit, and the rasterizer sets the edges through it up per tile from its place in floats.
+// from the target's corner (its place on the 1/256-pixel grid would not fit 32 bits). Its x, y then hold its place in
+// pixels as float bits, and the rasterizer sets the edges through it up per tile from the places.
 SPINEGPU_CONST k_triangle_far_shift = 3u;
-// GpuTriangle::flags: the triangle's vertices 1 and 2 are its indices' third and second (the orientation swapped
-// them), for finding a far vertex's place.
-SPINEGPU_CONST k_triangle_swapped = 0x40u;
 // Most slots a skeleton type may have (shared memory of the skinning pass holds one entry per slot).
 SPINEGPU_CONST k_max_slots = 1024u;
 // Slots of the skinning pass specialized for smaller types (used when every type has at most this many slots).
@@ -205,12 +202,12 @@ struct GpuTilePush {
 };
 
 struct GpuTriangle {
-    int x0, y0, x1, y1, x2, y2;  // vertices on the raster's 1/256-pixel grid (clamped), the triangle oriented
-                                 // positively
-    float u, v;            // UV at the first vertex's snapped (and clamped) position
+    int x0, y0, x1, y1, x2, y2;  // vertices on the raster's 1/256-pixel grid (a far vertex: its place in pixels,
+                                 // float bits), the triangle oriented positively
+    float u, v;            // UV at the first vertex's snapped position (a far one: at the target's corner)
     float u_x, v_x;        // UV change per pixel in x
     float u_y, v_y;        // UV change per pixel in y
-    uint flags;            // k_triangle_top_left_mask, far vertex and k_triangle_swapped bits
+    uint flags;            // k_triangle_top_left_mask and far vertex bits
     uint light, dark, material, clip_first;  // the first vertex's (GpuOutVertex)
 };
 
