@@ -3,8 +3,8 @@
 # crowds*.tgz, all unpacked into DIR) here, where Node is: each case's gpu and gpu-tiles images against its cpu image
 # (at most 0.1% of covered pixels off by more than 2/255) and against the official renderer with the same camera (at
 # most 2% off by more than 24/255), the crowd scene's frames and the draw_a_crowd sample's crowds of small
-# characters, gpu and gpu-tiles against cpu, and gpu-tiles against gpu (at most 0.01%). One line per comparison,
-# then a count.
+# characters, gpu and gpu-tiles against cpu, and gpu-tiles against gpu (at most 0.01%), and the close-ups of
+# bench/closeups. One line per comparison, then a count.
 #   bash bench/compare_device_renders.sh DIR [EXAMPLES_DIR]
 set -uo pipefail
 dir=$1 examples=${2:-../shared/spine-examples}
@@ -77,5 +77,16 @@ done
 for path in gpu-tiles cpu; do
   compare "mipmap $path vs gpu" "$dir/mipmap-opaque-$path.png" "$dir/mipmap-opaque-gpu.png" 2 0.001
 done
+# Close-ups beyond the tile path's 32-bit grid (bench/closeups/views.tsv says each view's check).
+while IFS=$'\t' read -r label skeleton size camera check; do
+  case $label in '#'*|label|'') continue ;; esac
+  a=$dir/closeup-$label.gpu-tiles.png b=$dir/closeup-$label.gpu.png
+  case $check in
+    paths) compare "closeup $label gpu-tiles vs gpu" "$a" "$b" 2 0.001 336699ff ;;
+    exact) compare "closeup $label gpu-tiles vs gpu" "$a" "$b" 2 0 336699ff ;;
+    info) echo "info closeup $label gpu-tiles vs gpu: $(node "$oracle/compare_images.mjs" "$a" "$b" --threshold 2 \
+            --max-fraction 1 --background 336699ff 2>&1 | tail -n 1)" ;;
+  esac
+done < "$here/bench/closeups/views.tsv"
 echo "device renders: $((total - failed))/$total comparisons passed"
 [ "$failed" -eq 0 ]

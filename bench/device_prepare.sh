@@ -3,7 +3,8 @@
 # repository's root, ignored by git through .git/info/exclude:
 #   .gl        Debian's Vulkan and GL loader packages with vulkan-validationlayers (unpacked there into /)
 #   .devlib    spinegpu and the draw_a_crowd sample built in build-dev (libstdc++ linked in), the shared libraries
-#              of this machine they need that the device lacks (libsimdjson, libtbb), and with BASE=COMMIT the same
+#              of this machine they need that the device lacks (libsimdjson, libtbb), the close-up skeletons of
+#              bench/closeups (in closeups/: made with Node, which the device lacks), and with BASE=COMMIT the same
 #              build of COMMIT as spinegpu-base (without BASE, a spinegpu-base already there stays)
 #   .examples  a copy of the Spine examples (SPINE_EXAMPLES, default ../shared/spine-examples)
 # Then send, through the device tool: `bash bench/device_run.sh WHAT` with carry [".gl", ".devlib", ".examples"].
@@ -38,6 +39,7 @@ build "$root"
 cmake --build build-dev --target draw_a_crowd >/dev/null
 cp build-dev/spinegpu .devlib/spinegpu
 cp build-dev/samples/draw_a_crowd .devlib/draw_a_crowd
+node bench/closeups/make_fixtures.mjs .devlib/closeups
 for lib in libsimdjson libtbb; do
   cp -L "$(ldd build-dev/spinegpu | awk -v l="$lib" '$1 ~ "^" l "\\." {print $3}')" .devlib/
 done

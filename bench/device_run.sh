@@ -99,6 +99,15 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
       --out "/tmp/renders/mipmap-opaque-$path.png" \
       || echo "FAIL mipmap $path over an opaque background"
   done
+  # Close-ups whose vertices lie millions of pixels away, beyond the tile path's 32-bit grid (bench/closeups).
+  while IFS=$'\t' read -r label skeleton size camera check; do
+    case $label in '#'*|label|'') continue ;; esac
+    for path in gpu gpu-tiles; do
+      "$bin" render --skeleton ".devlib/closeups/$skeleton.json" --atlas ".devlib/closeups/$skeleton.atlas" \
+        --animation still --steps 1 --width "$size" --height "$size" --camera "$camera" --background 336699ff \
+        --path $path --validation --out "/tmp/renders/closeup-$label.$path.png" || echo "FAIL closeup $label $path"
+    done
+  done < bench/closeups/views.tsv
   tar -C /tmp -czf "$out/renders.tgz" --exclude='crowd-*' renders
   (cd /tmp && tar -czf "$out/crowds.tgz" renders/crowd-2000-* renders/crowd-500-*)
   (cd /tmp && tar -czf "$out/crowds-8000.tgz" renders/crowd-8000-*)
