@@ -6,6 +6,7 @@
 // masks their counts. Skipped, with the reason, when no Vulkan device exists.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -288,6 +289,89 @@ TEST(TileRasterizer, a_character_filling_a_4096_pixel_view_gets_masks_from_its_s
     expect_no_validation_messages(*renderer);
 }
 
+// A one-slot mesh skeleton written in a test, with a one-page 64 x 64 atlas whose region is named `name`, and its
+// setup pose.
+struct TestMesh {
+    std::string name;
+    SkeletonData data;
+    Atlas atlas;
+    AtlasBinding binding;
+    SkeletonPose pose;
+};
+
+// Loads `json` as a TestMesh; null after recording a failure.
+std::unique_ptr<TestMesh> load_test_mesh(const char* json, const std::string& name) {
+    Result<SkeletonData> data = load_skeleton_json(json, name + ".json");
+    Result<Atlas> atlas = parse_atlas(name + ".png\nsize: 64, 64\nfilter: Linear, Linear\n" + name +
+                                          "\n  bounds: 0, 0, 64, 64\n",
+                                      name + ".atlas");
+    if (!data || !atlas) {
+        ADD_FAILURE() << (data ? atlas.error().message() : data.error().message());
+        return nullptr;
+    }
+    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
+    if (!binding) {
+        ADD_FAILURE() << binding.error().message();
+        return nullptr;
+    }
+    auto mesh =
+        std::make_unique<TestMesh>(TestMesh{name, std::move(*data), std::move(*atlas), std::move(*binding), {}});
+    mesh->pose = create_pose(mesh->data);
+    update_world_transform(mesh->pose, Physics::none);
+    return mesh;
+}
+
+// A renderer (built with SPINEGPU_DIAGNOSE_TILES=4 when `diagnostic`) with `mesh` added as a type whose page's texel
+// (x, y) is texel(x, y) (RGBA, straight); `character` draws the mesh's pose. Null, with the reason in `skip_reason`
+// (empty after a recorded failure), when there is none.
+std::unique_ptr<Renderer> renderer_with_mesh(bool diagnostic, TestMesh& mesh,
+                                             std::array<std::uint8_t, 4> (*texel)(std::uint32_t, std::uint32_t),
+                                             CharacterDraw& character, std::string& skip_reason) {
+    std::unique_ptr<Renderer> renderer = diagnostic
+                                             ? create_renderer_with("SPINEGPU_DIAGNOSE_TILES", "4", skip_reason)
+                                             : create_renderer(skip_reason);
+    if (!renderer) return nullptr;
+    Image page;
+    page.width = page.height = 64;
+    for (std::uint32_t y = 0; y < 64; ++y)
+        for (std::uint32_t x = 0; x < 64; ++x) {
+            const std::array<std::uint8_t, 4> rgba = texel(x, y);
+            page.rgba.insert(page.rgba.end(), rgba.begin(), rgba.end());
+        }
+    std::vector<Image> pages;
+    pages.push_back(std::move(page));
+    Result<std::uint32_t> type =
+        renderer->add_skeleton_type(mesh.data, mesh.atlas, mesh.binding, std::move(pages), mesh.name);
+    if (!type) {
+        ADD_FAILURE() << type.error().message();
+        return nullptr;
+    }
+    character = CharacterDraw{&mesh.pose, *type, Color{}};
+    return renderer;
+}
+
+// Draws `character` with `camera` into a `size` x `size` target through gpu and gpu_tiles; how many pixels differ by
+// more than 2/255 in some channel, and in `drawn` the gpu path's pixels off the background, and in `changes` how
+// often a pixel's red differs from the one before it (more than one colour drawn).
+std::uint32_t pixels_between_paths(Renderer& renderer, const CharacterDraw& character, const Camera2D& camera,
+                                   std::uint32_t size, std::uint32_t& drawn, std::uint32_t& changes) {
+    FrameStats stats;
+    std::optional<Image> raster = draw_image(renderer, {&character, 1}, camera, size, size, RenderPath::gpu, stats);
+    std::optional<Image> tiles =
+        draw_image(renderer, {&character, 1}, camera, size, size, RenderPath::gpu_tiles, stats);
+    if (!raster || !tiles) return ~0u;
+    drawn = pixels_off_background(*raster);
+    changes = 0;
+    std::uint32_t differing = 0;
+    for (std::size_t i = 0; i < raster->rgba.size(); i += 4) {
+        bool off = false;
+        for (std::size_t c = i; c < i + 4; ++c) off = off || std::abs(raster->rgba[c] - tiles->rgba[c]) > 2;
+        differing += off ? 1 : 0;
+        changes += i > 0 && raster->rgba[i] != raster->rgba[i - 4] ? 1 : 0;
+    }
+    return differing;
+}
+
 // A fan of four triangles around an inner vertex E, inside the hull A B D C (coordinates off any round value, so
 // that no edge runs exactly through pixel centres, where rounding decides; two triangles wound each way), drawn from
 // a translucent page: a pixel covered twice or not at all along a shared edge shows.
@@ -304,23 +388,16 @@ TEST(TileRasterizer, draws_close_ups_whose_vertices_lie_millions_of_pixels_away_
     // beyond the 2^21 pixels within which the tile rasterizer snaps vertices to its 32-bit grid: the edges through
     // them are set up per tile from their places in floats. Views of a vertex with its edges, of a hull edge, of
     // inner edges that two triangles share (one with both ends within the grid, between triangles with one vertex
-    // beyond it), each through gpu and gpu_tiles: the same pixels, within DESIGN.md's
-    // bar between paths (at most 0.1% of the covered pixels off by more than 2/255: not the other tile tests'
-    // stricter count of channels, because the raster pipeline is not exact here: lavapipe clips a triangle that
-    // reaches so far past the view in floats, which moves its edges by hundredths of a pixel, more the farther its
-    // vertices lie; the hull edge B D has 6 pixel centres of its 160 on the other side, and one already where its
-    // vertices lie within the grid and the tile rasterizer's setup is the usual one); and in the diagnostic build,
-    // coverage equal to the edge functions at every pixel. (With the vertices clamped to the grid, every view was
-    // 8,000 to 64,000 channels off.)
-    Result<SkeletonData> data = load_skeleton_json(k_fan_skeleton, "fan.json");
-    ASSERT_TRUE(data.ok()) << data.error().message();
-    Result<Atlas> atlas = parse_atlas("fan.png\nsize: 64, 64\nfilter: Linear, Linear\nfan\n  bounds: 0, 0, 64, 64\n",
-                                      "fan.atlas");
-    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
-    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
-    ASSERT_TRUE(binding.ok()) << binding.error().message();
-    SkeletonPose pose = create_pose(*data);
-    update_world_transform(pose, Physics::none);
+    // beyond it), each through gpu and gpu_tiles: the same pixels, within DESIGN.md's bar between paths (at most
+    // 0.1% of the covered pixels off by more than 2/255: not the other tile tests' stricter count of channels,
+    // because the raster pipeline is not exact here: lavapipe clips a triangle that reaches so far past the view in
+    // floats, which moves its edges by hundredths of a pixel, more the farther its vertices lie; the hull edge B D
+    // has 6 pixel centres of its 160 on the other side, and one already where its vertices lie within the grid and
+    // the tile rasterizer's setup is the usual one; on the H200, none); and in the diagnostic build, coverage equal
+    // to the edge functions at every pixel. (With the vertices clamped to the grid, every view was 8,000 to 64,000
+    // channels off.)
+    std::unique_ptr<TestMesh> fan = load_test_mesh(k_fan_skeleton, "fan");
+    ASSERT_TRUE(fan);
     // The world point at the target's centre, and the magnification.
     struct View {
         const char* name;
@@ -335,23 +412,16 @@ TEST(TileRasterizer, draws_close_ups_whose_vertices_lie_millions_of_pixels_away_
                           {"the inner vertex E", -20.5f, 40.3f, 2500017.3f}};
     for (const bool diagnostic : {false, true}) {
         std::string skip_reason;
-        std::unique_ptr<Renderer> renderer = diagnostic
-                                                 ? create_renderer_with("SPINEGPU_DIAGNOSE_TILES", "4", skip_reason)
-                                                 : create_renderer(skip_reason);
+        CharacterDraw character;
+        std::unique_ptr<Renderer> renderer = renderer_with_mesh(
+            diagnostic, *fan, [](std::uint32_t x, std::uint32_t y) {
+                return std::array<std::uint8_t, 4>{std::uint8_t(x * 4), std::uint8_t(y * 4), 200, 160};
+            },
+            character, skip_reason);
         if (!renderer) {
             if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
             return;
         }
-        Image page;
-        page.width = page.height = 64;
-        for (std::uint32_t y = 0; y < 64; ++y)
-            for (std::uint32_t x = 0; x < 64; ++x)
-                page.rgba.insert(page.rgba.end(), {std::uint8_t(x * 4), std::uint8_t(y * 4), 200, 160});
-        std::vector<Image> pages;
-        pages.push_back(std::move(page));
-        Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, std::move(pages), "fan");
-        ASSERT_TRUE(type.ok()) << type.error().message();
-        const CharacterDraw character{&pose, *type, Color{}};
         for (const View& view : views) {
             SCOPED_TRACE(std::string(view.name) + " magnified " + std::to_string(view.scale) + " times" +
                          (diagnostic ? ", coverage check" : ""));
@@ -364,18 +434,8 @@ TEST(TileRasterizer, draws_close_ups_whose_vertices_lie_millions_of_pixels_away_
                 EXPECT_GT(checked, 1000u) << "covered pixels checked";
                 continue;
             }
-            FrameStats stats;
-            std::optional<Image> raster =
-                draw_image(*renderer, {&character, 1}, camera, k_width, k_height, RenderPath::gpu, stats);
-            std::optional<Image> tiles =
-                draw_image(*renderer, {&character, 1}, camera, k_width, k_height, RenderPath::gpu_tiles, stats);
-            ASSERT_TRUE(raster && tiles);
-            std::uint32_t drawn = pixels_off_background(*raster), differing = 0;
-            for (std::size_t i = 0; i < raster->rgba.size(); i += 4) {
-                bool off = false;
-                for (std::size_t c = i; c < i + 4; ++c) off = off || std::abs(raster->rgba[c] - tiles->rgba[c]) > 2;
-                differing += off ? 1 : 0;
-            }
+            std::uint32_t drawn = 0, changes = 0;
+            const std::uint32_t differing = pixels_between_paths(*renderer, character, camera, k_width, drawn, changes);
             EXPECT_GT(drawn, 1000u);
             EXPECT_LE(differing, drawn / 1000) << "pixels off by more than 2/255";
         }
@@ -404,48 +464,34 @@ TEST(TileRasterizer, far_edges_through_pixel_centres_follow_the_top_left_rule_as
     // pixel off it, and a pixel centre on it would be a near tie that lavapipe's snapped clipped vertices decide.)
     // Views of O (edges with one end beyond the grid) and of each axis 50 units out (both ends beyond it); then the
     // coverage check.
-    Result<SkeletonData> data = load_skeleton_json(k_cross_skeleton, "cross.json");
-    ASSERT_TRUE(data.ok()) << data.error().message();
-    Result<Atlas> atlas =
-        parse_atlas("cross.png\nsize: 64, 64\nfilter: Linear, Linear\ncross\n  bounds: 0, 0, 64, 64\n", "cross.atlas");
-    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
-    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
-    ASSERT_TRUE(binding.ok()) << binding.error().message();
-    SkeletonPose pose = create_pose(*data);
-    update_world_transform(pose, Physics::none);
+    std::unique_ptr<TestMesh> cross = load_test_mesh(k_cross_skeleton, "cross");
+    ASSERT_TRUE(cross);
     constexpr std::uint32_t k_size = 128;
     constexpr float k_scale = 100000, k_x = 64.25f, k_y = 64.5f;
-    const Camera2D cameras[] = {{k_scale, k_x, k_y}, {k_scale, k_x, k_y + k_scale * 50}, {k_scale, k_x - k_scale * 50, k_y}};
+    const Camera2D cameras[] = {
+        {k_scale, k_x, k_y}, {k_scale, k_x, k_y + k_scale * 50}, {k_scale, k_x - k_scale * 50, k_y}};
     for (const bool diagnostic : {false, true}) {
         std::string skip_reason;
-        std::unique_ptr<Renderer> renderer = diagnostic
-                                                 ? create_renderer_with("SPINEGPU_DIAGNOSE_TILES", "4", skip_reason)
-                                                 : create_renderer(skip_reason);
+        CharacterDraw character;
+        std::unique_ptr<Renderer> renderer = renderer_with_mesh(
+            diagnostic, *cross, [](std::uint32_t x, std::uint32_t y) {
+                const bool right = x >= 32, low = y >= 32;
+                return std::array<std::uint8_t, 4>{std::uint8_t(right ? 40 : 230), std::uint8_t(low ? 200 : 60),
+                                                   std::uint8_t(right != low ? 220 : 30), 255};
+            },
+            character, skip_reason);
         if (!renderer) {
             if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
             return;
         }
-        Image page;
-        page.width = page.height = 64;
-        for (std::uint32_t y = 0; y < 64; ++y)
-            for (std::uint32_t x = 0; x < 64; ++x) {
-                const bool right = x >= 32, low = y >= 32;
-                page.rgba.insert(page.rgba.end(), {std::uint8_t(right ? 40 : 230), std::uint8_t(low ? 200 : 60),
-                                                   std::uint8_t(right != low ? 220 : 30), 255});
-            }
-        std::vector<Image> pages;
-        pages.push_back(std::move(page));
-        Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, std::move(pages), "cross");
-        ASSERT_TRUE(type.ok()) << type.error().message();
-        const CharacterDraw character{&pose, *type, Color{}};
         for (const Camera2D& camera : cameras) {
             SCOPED_TRACE("camera " + std::to_string(camera.ox) + ", " + std::to_string(camera.oy) +
                          (diagnostic ? ", coverage check" : ""));
-            FrameStats stats;
-            std::optional<Image> tiles =
-                draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu_tiles, stats);
-            ASSERT_TRUE(tiles);
             if (diagnostic) {
+                FrameStats stats;
+                std::optional<Image> tiles =
+                    draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu_tiles, stats);
+                ASSERT_TRUE(tiles);
                 std::uint32_t disagreeing = 0;
                 for (std::size_t i = 0; i < tiles->rgba.size(); i += 4)
                     if (tiles->rgba[i] != 0 || tiles->rgba[i + 3] != 255) ++disagreeing;
@@ -453,18 +499,11 @@ TEST(TileRasterizer, far_edges_through_pixel_centres_follow_the_top_left_rule_as
                 EXPECT_EQ(stats.fragments, k_size * k_size) << "covered pixels checked, each once";
                 continue;
             }
-            std::optional<Image> raster =
-                draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu, stats);
-            ASSERT_TRUE(raster);
-            std::uint32_t differing = 0, colours = 0;
-            for (std::size_t i = 0; i < raster->rgba.size(); i += 4) {
-                bool off = false;
-                for (std::size_t c = i; c < i + 4; ++c) off = off || std::abs(raster->rgba[c] - tiles->rgba[c]) > 2;
-                differing += off ? 1 : 0;
-                colours += i > 0 && raster->rgba[i] != raster->rgba[i - 4] ? 1 : 0;
-            }
+            std::uint32_t drawn = 0, changes = 0;
+            const std::uint32_t differing = pixels_between_paths(*renderer, character, camera, k_size, drawn, changes);
             EXPECT_EQ(differing, 0u) << "pixels off by more than 2/255";
-            EXPECT_GT(colours, 0u) << "the view shows more than one triangle";
+            EXPECT_EQ(drawn, k_size * k_size);
+            EXPECT_GT(changes, 0u) << "the view shows more than one triangle";
         }
         expect_no_validation_messages(*renderer);
     }
