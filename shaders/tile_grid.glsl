@@ -47,7 +47,7 @@ bool top_left(ivec2 a, ivec2 b) {
 // a tile it turns by under 2^-30 pixel), and passes through the point of its line nearest the centre, found from the
 // end nearer the target's corner: the value stays small near the tile, and the line is within 2^-28 pixel of the
 // exact one while that end lies within 2^21 pixels (the other anywhere), within about 2^-52 times its distance
-// beyond. A line more than 256 pixels from the tile keeps only its side (the value is held within 2^52, beyond any
+// beyond. A line some hundreds of pixels from the tile keeps only its side (the value is held within 2^52, beyond any
 // step across a tile). It is computed from the ends in a fixed order, `precise`, and negated for the other, so the
 // triangle across the edge gets exactly the negated function, and a pixel centre on the line is covered by one of
 // the two.

@@ -74,18 +74,19 @@ ivec4 set_up(uint t) {
         lo = max((min(min(v0, v1), v2) - 128 + 255) >> 8, ivec2(0));
         hi = min((max(max(v0, v1), v2) - 128) >> 8, ivec2(push.width, push.height) - 1);
     } else {
-        // The far vertices' places, the others' snapped ones, as a far vertex's x, y keep them (float bits).
-        vec2 p0 = (far & 1u) != 0u ? f0 : vec2(v0) / 256.0;
-        vec2 p1 = (far & 2u) != 0u ? f1 : vec2(v1) / 256.0;
-        vec2 p2 = (far & 4u) != 0u ? f2 : vec2(v2) / 256.0;
-        dvec2 d1 = dvec2(p1) - dvec2(p0), d2 = dvec2(p2) - dvec2(p0);
-        double area = d1.x * d2.y - d1.y * d2.x;  // (exact: no overflow for finite places)
+        // The far vertices' places, the others' snapped ones, exactly as the rasterizer reads them back (a far
+        // vertex's x, y keep its place as float bits).
+        dvec2 p0 = (far & 1u) != 0u ? dvec2(f0) : dvec2(v0) / 256.0lf;
+        dvec2 p1 = (far & 2u) != 0u ? dvec2(f1) : dvec2(v1) / 256.0lf;
+        dvec2 p2 = (far & 4u) != 0u ? dvec2(f2) : dvec2(v2) / 256.0lf;
+        dvec2 d1 = p1 - p0, d2 = p2 - p0;
+        double area = d1.x * d2.y - d1.y * d2.x;  // (no overflow for finite places)
         swapped = area < 0.0lf;
         empty = area == 0.0lf || !finite(f0) || !finite(f1) || !finite(f2);
         // The box a pixel wider, clamped in floats before it becomes integers.
         vec2 last = vec2(push.width, push.height) - 1.0;
-        lo = ivec2(clamp(floor(min(min(p0, p1), p2) - 0.5), vec2(0.0), last + 1.0));
-        hi = ivec2(clamp(ceil(max(max(p0, p1), p2) - 0.5), vec2(-1.0), last));
+        lo = ivec2(clamp(floor(vec2(min(min(p0, p1), p2)) - 0.5), vec2(0.0), last + 1.0));
+        hi = ivec2(clamp(ceil(vec2(max(max(p0, p1), p2)) - 0.5), vec2(-1.0), last));
         if ((far & 1u) != 0u) v0 = floatBitsToInt(f0);
         if ((far & 2u) != 0u) v1 = floatBitsToInt(f1);
         if ((far & 4u) != 0u) v2 = floatBitsToInt(f2);
@@ -121,7 +122,7 @@ ivec4 set_up(uint t) {
     vec2 uv0 = vec2(o0.u, o0.v), duv1 = vec2(o1.u, o1.v) - uv0, duv2 = vec2(o2.u, o2.v) - uv0;
     float det = d1.x * d2.y - d1.y * d2.x;
     vec2 per_x = vec2(0.0), per_y = vec2(0.0);
-    if (det != 0.0) {
+    if (det != 0.0 && finite(vec2(det))) {  // (places beyond some 10^19 pixels: no gradient)
         per_x = (duv1 * d2.y - duv2 * d1.y) / det;
         per_y = (duv2 * d1.x - duv1 * d2.x) / det;
     }

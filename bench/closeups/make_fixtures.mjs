@@ -7,8 +7,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
-const here = path.dirname(new URL(import.meta.url).pathname);
+const here = path.dirname(fileURLToPath(import.meta.url));
 const { PNG } = createRequire(path.join(here, '../../tests/render_oracle/package.json'))('pngjs');
 const dir = process.argv[2];
 if (!dir) {
