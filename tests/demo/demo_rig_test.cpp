@@ -90,7 +90,8 @@ TEST(DemoRig, atlas_has_one_straight_alpha_page_and_the_png_decodes_to_its_size)
     const AtlasPage& page = atlas.pages[0];
     EXPECT_EQ(page.name, "spinegpu-demo.png");
     EXPECT_FALSE(page.pma);
-    EXPECT_EQ(page.min_filter, TextureFilter::linear);
+    EXPECT_EQ(page.min_filter, TextureFilter::mip_map_linear_linear) << "the demo draws the rig minified";
+    EXPECT_EQ(page.mag_filter, TextureFilter::linear);
     Result<Image> image = decode_image(file_bytes("spinegpu-demo.png"), "spinegpu-demo.png");
     ASSERT_TRUE(image.ok()) << image.error().message();
     EXPECT_EQ(image->width, page.width);
@@ -100,6 +101,9 @@ TEST(DemoRig, atlas_has_one_straight_alpha_page_and_the_png_decodes_to_its_size)
 }
 
 TEST(DemoRig, atlas_regions_lie_inside_the_page_with_padding_and_have_transparent_gaps) {
+    // 16 texels of padding around every region, within the page and between regions (the page is mipmapped: its
+    // level-3 texels, sampled bilinearly, must not reach a neighbour), transparent.
+    constexpr std::int32_t k_padding = 16;
     Atlas atlas = demo_atlas();
     Result<Image> image = decode_image(file_bytes("spinegpu-demo.png"), "spinegpu-demo.png");
     ASSERT_TRUE(image.ok());
@@ -108,17 +112,25 @@ TEST(DemoRig, atlas_regions_lie_inside_the_page_with_padding_and_have_transparen
     for (std::size_t i = 0; i < atlas.regions.size(); ++i) {
         const AtlasRegion& r = atlas.regions[i];
         const std::string& name = atlas.all_region_names[i];
-        EXPECT_GE(r.x, 2) << name;
-        EXPECT_GE(r.y, 2) << name;
-        EXPECT_LE(r.x + r.width + 2, static_cast<std::int32_t>(image->width)) << name;
-        EXPECT_LE(r.y + r.height + 2, static_cast<std::int32_t>(image->height)) << name;
+        EXPECT_GE(r.x, k_padding) << name;
+        EXPECT_GE(r.y, k_padding) << name;
+        EXPECT_LE(r.x + r.width + k_padding, static_cast<std::int32_t>(image->width)) << name;
+        EXPECT_LE(r.y + r.height + k_padding, static_cast<std::int32_t>(image->height)) << name;
         EXPECT_EQ(r.degrees, 0) << name;
         some_stripped = some_stripped || r.original_width > r.width || r.original_height > r.height;
-        // The pixel column just right of the region (the padding) is fully transparent.
-        for (std::int32_t y = r.y; y < r.y + r.height; ++y) {
-            std::size_t px = (static_cast<std::size_t>(y) * image->width + static_cast<std::size_t>(r.x + r.width)) * 4;
-            ASSERT_EQ(image->rgba[px + 3], 0) << name << " bleeds into its padding at row " << y;
+        for (std::size_t j = 0; j < i; ++j) {
+            const AtlasRegion& o = atlas.regions[j];
+            const bool apart = r.x >= o.x + o.width + k_padding || o.x >= r.x + r.width + k_padding ||
+                               r.y >= o.y + o.height + k_padding || o.y >= r.y + r.height + k_padding;
+            EXPECT_TRUE(apart) << name << " and " << atlas.all_region_names[j] << " are closer than the padding";
         }
+        // The texels around the region (the padding) are fully transparent.
+        for (std::int32_t y = r.y - k_padding; y < r.y + r.height + k_padding; ++y)
+            for (std::int32_t x = r.x - k_padding; x < r.x + r.width + k_padding; ++x) {
+                if (x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height) continue;
+                const std::size_t at = (static_cast<std::size_t>(y) * image->width + static_cast<std::size_t>(x)) * 4;
+                ASSERT_EQ(image->rgba[at + 3], 0) << name << " bleeds into its padding at " << x << ", " << y;
+            }
     }
     EXPECT_TRUE(some_stripped) << "regions are packed with their transparent borders stripped (offsets)";
 }
