@@ -42,16 +42,20 @@ namespace {
 constexpr int k_max_dimension = STBI_MAX_DIMENSIONS;
 static_assert(k_max_dimension == static_cast<int>(k_max_image_dimension));
 
+constexpr std::size_t k_signature = 8, k_chunk_overhead = 12;  // a PNG chunk's length, type and CRC
+
+// The big-endian 32-bit number at `at` in `bytes` (a PNG chunk's length).
+std::uint32_t u32_at(std::span<const std::uint8_t> bytes, std::size_t at) {
+    return std::uint32_t{bytes[at]} << 24 | std::uint32_t{bytes[at + 1]} << 16 | std::uint32_t{bytes[at + 2]} << 8 |
+           std::uint32_t{bytes[at + 3]};
+}
+
 // `bytes` without the PNG chunks of type IDAT and length 0, or an empty vector when it has none (or is not a chunk
 // sequence that far). stb_image copies a first IDAT of length 0 into its still-null buffer (memcpy from a null
 // pointer: undefined behaviour, which the image fuzz target's UBSan reports); such chunks carry no data, so the image
 // decodes the same without them.
 std::vector<std::uint8_t> without_empty_idat_chunks(std::span<const std::uint8_t> bytes) {
-    constexpr std::size_t k_signature = 8, k_chunk_overhead = 12;  // length, type, CRC
-    const auto u32 = [&](std::size_t at) {
-        return std::uint32_t{bytes[at]} << 24 | std::uint32_t{bytes[at + 1]} << 16 | std::uint32_t{bytes[at + 2]} << 8 |
-               std::uint32_t{bytes[at + 3]};
-    };
+    const auto u32 = [&](std::size_t at) { return u32_at(bytes, at); };
     std::vector<std::uint8_t> out;
     std::size_t kept = 0;  // bytes before this position are in `out` (or need not be, while `out` is empty)
     // Each chunk whose length and type are there, the last one perhaps truncated (an empty IDAT cut short too).
@@ -74,13 +78,32 @@ void append_bytes(void* context, void* data, int size) {
     out->insert(out->end(), bytes, bytes + size);
 }
 
-// The bytes stb_image reads: `input` without empty IDAT chunks (`cleaned` holds them when it had any).
+// An error naming the first IDAT chunk of `bytes` that says it holds more bytes than the file has after its type,
+// or none. stb_image grows its buffer to hold a whole IDAT chunk before it reads it, so a file of a few bytes whose
+// chunk claims 2 GB would have it allocate 2 GB (the image fuzz target's smoke run found one); a chunk that long
+// cannot be read anyway.
+Result<void> check_idat_lengths(std::span<const std::uint8_t> bytes, const std::string& file) {
+    for (std::size_t at = k_signature; at + 8 <= bytes.size();) {
+        const std::uint32_t length = u32_at(bytes, at);
+        const std::size_t left = bytes.size() - (at + 8);
+        if (std::memcmp(&bytes[at + 4], "IDAT", 4) == 0 && length > left)
+            return make_error(file, "byte " + std::to_string(at),
+                              "cannot decode image: its IDAT chunk says it holds " + std::to_string(length) +
+                                  " bytes, but only " + std::to_string(left) + " follow");
+        at += k_chunk_overhead + length;
+    }
+    return {};
+}
+
+// The bytes stb_image reads: `input` without empty IDAT chunks (`cleaned` holds them when it had any); an error
+// when it is empty, too large, or an IDAT chunk is longer than the file.
 Result<std::span<const std::uint8_t>> readable_bytes(std::span<const std::uint8_t> input, const std::string& file,
                                                      std::vector<std::uint8_t>& cleaned) {
     if (input.empty()) return make_error(file, "", "cannot decode image: empty file");
     cleaned = without_empty_idat_chunks(input);
     const std::span<const std::uint8_t> bytes = cleaned.empty() ? input : std::span<const std::uint8_t>(cleaned);
     if (bytes.size() > static_cast<std::size_t>(INT_MAX)) return make_error(file, "", "cannot decode image: too large");
+    if (Result<void> lengths = check_idat_lengths(bytes, file); !lengths) return lengths.error();
     return bytes;
 }
 

@@ -130,6 +130,33 @@ TEST(Image, empty_idat_chunks_are_skipped_and_the_image_decodes_the_same) {
     EXPECT_EQ(truncated.error().file, "cut.png");
 }
 
+TEST(Image, an_idat_chunk_longer_than_the_file_is_an_error_naming_its_place) {
+    // stb_image would grow its buffer to the chunk's stated length first: a chunk claiming 2 GB in a small file had it
+    // allocate 2 GB (the image fuzz target's smoke run found it). The first IDAT follows the signature (8 bytes) and
+    // IHDR (25).
+    Image image = test_pattern(32, 16);
+    fs::path path = temp_path("long_idat.png");
+    ASSERT_TRUE(write_png_file(path.string(), image).ok());
+    Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path.string());
+    ASSERT_TRUE(bytes.ok());
+    fs::remove_all(path.parent_path());
+    std::vector<std::uint8_t> b = *bytes;
+    ASSERT_EQ(std::string(b.begin() + 37, b.begin() + 41), "IDAT");
+    const std::size_t follow = b.size() - 41;
+    for (const std::uint32_t length : {0x7FFFFFF0u, static_cast<std::uint32_t>(follow) + 1}) {
+        for (int k = 0; k < 4; ++k) b[33 + k] = static_cast<std::uint8_t>(length >> (24 - 8 * k));
+        Result<Image> decoded = decode_image(b, "long.png");
+        ASSERT_FALSE(decoded.ok()) << length;
+        EXPECT_EQ(decoded.error().file, "long.png");
+        EXPECT_EQ(decoded.error().where, "byte 33");
+        EXPECT_NE(decoded.error().message().find("says it holds " + std::to_string(length) + " bytes, but only " +
+                                                 std::to_string(follow) + " follow"),
+                  std::string::npos)
+            << decoded.error().message();
+        EXPECT_FALSE(image_size(b, "long.png").ok());
+    }
+}
+
 TEST(Image, rejects_images_larger_than_16384) {
     // A PNG signature and an IHDR for a 20000 x 20000 RGBA image, nothing else.
     std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
