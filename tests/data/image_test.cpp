@@ -33,6 +33,19 @@ Image test_pattern(std::uint32_t width, std::uint32_t height) {
     return image;
 }
 
+// `image` as PNG bytes (written to a temporary file and read back); empty after recording a failure.
+std::vector<std::uint8_t> png_bytes(const Image& image, const std::string& name) {
+    fs::path path = temp_path(name);
+    Result<void> written = write_png_file(path.string(), image);
+    Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path.string());
+    fs::remove_all(path.parent_path());
+    if (!written || !bytes) {
+        ADD_FAILURE() << (written ? bytes.error().message() : written.error().message());
+        return {};
+    }
+    return std::move(*bytes);
+}
+
 TEST(Image, decodes_example_pages_at_the_atlas_size) {
     SPINEGPU_REQUIRE_EXAMPLES();
     for (const char* file : {"spineboy/spineboy.atlas", "dragon/dragon-pma.atlas"}) {
@@ -89,12 +102,9 @@ TEST(Image, garbage_bytes_give_an_error_naming_the_file) {
 
 TEST(Image, truncated_png_never_crashes) {
     Image image = test_pattern(64, 48);
-    fs::path path = temp_path("truncate.png");
-    ASSERT_TRUE(write_png_file(path.string(), image).ok());
-    Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path.string());
-    ASSERT_TRUE(bytes.ok());
-    fs::remove_all(path.parent_path());
-    const std::vector<std::uint8_t>& b = *bytes;
+    const std::vector<std::uint8_t> bytes = png_bytes(image, "truncate.png");
+    ASSERT_FALSE(bytes.empty());
+    const std::vector<std::uint8_t>& b = bytes;
     for (std::size_t n = 0; n < b.size(); n += (n < 128 ? 1 : 13)) {
         Result<Image> decoded = decode_image(std::span(b.data(), n), "t.png");
         if (decoded.ok()) {
@@ -109,14 +119,11 @@ TEST(Image, empty_idat_chunks_are_skipped_and_the_image_decodes_the_same) {
     // stb_image would copy a first IDAT of length 0 from a null buffer (undefined behaviour under UBSan; the image
     // fuzz target's smoke run found it in both forms below).
     Image image = test_pattern(32, 16);
-    fs::path path = temp_path("empty_idat.png");
-    ASSERT_TRUE(write_png_file(path.string(), image).ok());
-    Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path.string());
-    ASSERT_TRUE(bytes.ok());
-    fs::remove_all(path.parent_path());
+    const std::vector<std::uint8_t> bytes = png_bytes(image, "empty_idat.png");
+    ASSERT_FALSE(bytes.empty());
     // After the signature (8 bytes) and IHDR (25), two empty IDAT chunks (their CRC is that of "IDAT" alone).
     const std::uint8_t empty_idat[] = {0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x35, 0xaf, 0x06, 0x1e};
-    std::vector<std::uint8_t> b = *bytes;
+    std::vector<std::uint8_t> b = bytes;
     for (int n = 0; n < 2; ++n) b.insert(b.begin() + 33, std::begin(empty_idat), std::end(empty_idat));
     Result<Image> decoded = decode_image(b, "e.png");
     ASSERT_TRUE(decoded.ok()) << decoded.error().message();
@@ -135,12 +142,9 @@ TEST(Image, an_idat_chunk_longer_than_the_file_is_an_error_naming_its_place) {
     // allocate 2 GB (the image fuzz target's smoke run found it). The first IDAT follows the signature (8 bytes) and
     // IHDR (25).
     Image image = test_pattern(32, 16);
-    fs::path path = temp_path("long_idat.png");
-    ASSERT_TRUE(write_png_file(path.string(), image).ok());
-    Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path.string());
-    ASSERT_TRUE(bytes.ok());
-    fs::remove_all(path.parent_path());
-    std::vector<std::uint8_t> b = *bytes;
+    const std::vector<std::uint8_t> bytes = png_bytes(image, "long_idat.png");
+    ASSERT_FALSE(bytes.empty());
+    std::vector<std::uint8_t> b = bytes;
     ASSERT_EQ(std::string(b.begin() + 37, b.begin() + 41), "IDAT");
     const std::size_t follow = b.size() - 41;
     for (const std::uint32_t length : {0x7FFFFFF0u, static_cast<std::uint32_t>(follow) + 1}) {
