@@ -55,13 +55,12 @@ std::uint32_t u32_at(std::span<const std::uint8_t> bytes, std::size_t at) {
 // pointer: undefined behaviour, which the image fuzz target's UBSan reports); such chunks carry no data, so the image
 // decodes the same without them.
 std::vector<std::uint8_t> without_empty_idat_chunks(std::span<const std::uint8_t> bytes) {
-    const auto u32 = [&](std::size_t at) { return u32_at(bytes, at); };
     std::vector<std::uint8_t> out;
     std::size_t kept = 0;  // bytes before this position are in `out` (or need not be, while `out` is empty)
     // Each chunk whose length and type are there, the last one perhaps truncated (an empty IDAT cut short too).
     for (std::size_t at = k_signature; at + 8 <= bytes.size();) {
-        const std::size_t end = at + k_chunk_overhead + u32(at);
-        if (u32(at) == 0 && std::memcmp(&bytes[at + 4], "IDAT", 4) == 0) {
+        const std::size_t end = at + k_chunk_overhead + u32_at(bytes, at);
+        if (u32_at(bytes, at) == 0 && std::memcmp(&bytes[at + 4], "IDAT", 4) == 0) {
             out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(kept),
                        bytes.begin() + static_cast<std::ptrdiff_t>(at));
             kept = std::min(end, bytes.size());
