@@ -1,18 +1,18 @@
 #version 450
-// The tile rasterizer's triangle setup and binning (RenderPath::gpu_tiles), after the skinning pass: one workgroup
-// per visible character, one thread per triangle. It places the vertices as draw.vert and the viewport transform
-// do, snaps them to the raster's 1/256-pixel grid, orients the triangle positively (y down), and writes what every
-// tile the triangle touches needs: the box of pixel centres it may cover, the snapped vertices (a vertex beyond the
-// grid's reach is marked far and keeps its place in floats, and the rasterizer sets the edges through it up from
-// the places), the top-left rule per edge, UV as a plane over the positions the device's raster pipeline
-// interpolates it over, and the first vertex's colours and material (flat, as the draw's provoking vertex gives
-// them). Then it sets the triangle's bit in the character's mask of every tile that box touches (built in shared memory over the
-// character's box of tiles, then copied to the pool; a character whose masks do not fit shared memory, one some
-// hundreds of pixels tall, builds them in the pool itself), and the character's bit in each of those tiles (once per
-// tile from the masks; per triangle and tile for a character the pool had no room for). Where these marks go to
-// memory (masks in the pool, or none), the workgroup shares out the triangle and tile pairs. Bits are set with
-// atomicOr, so the order of the work does not matter: the rasterizer reads each tile's bits in character order,
-// which is draw order, and each mask in triangle order.
+// The tile rasterizer's triangle setup and binning (RenderPath::gpu_tiles), after the skinning pass: one workgroup per
+// visible character, one thread per triangle. It places the vertices as draw.vert and the viewport transform do, snaps
+// them to the raster's 1/256-pixel grid, orients the triangle positively (y down), and writes what every tile the
+// triangle touches needs: the box of pixel centres it may cover, the snapped vertices (a vertex beyond the grid's reach
+// is marked far and keeps its place in floats, and the rasterizer sets the edges through it up from the places), the
+// top-left rule per edge, UV as a plane over the positions the device's raster pipeline interpolates it over, and the
+// first vertex's colours and material (flat, as the draw's provoking vertex gives them). Then it sets the triangle's
+// bit in the character's mask of every tile that box touches (built in shared memory over the character's box of tiles,
+// then copied to the pool; a character whose masks do not fit shared memory, one some hundreds of pixels tall, builds
+// them in the pool itself), and the character's bit in each of those tiles (once per tile from the masks; per triangle
+// and tile for a character the pool had no room for). Where these marks go to memory (masks in the pool, or none), the
+// workgroup shares out the triangle and tile pairs. Bits are set with atomicOr, so the order of the work does not
+// matter: the rasterizer reads each tile's bits in character order, which is draw order, and each mask in triangle
+// order.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
 #extension GL_EXT_control_flow_attributes : require
