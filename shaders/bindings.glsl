@@ -11,3 +11,4 @@ layout(std430, set = 0, binding = 5) readonly buffer SlotSetups { GpuSlotSetup s
 layout(std430, set = 0, binding = 6) readonly buffer Characters { GpuCharacter characters[]; };
 layout(std430, set = 0, binding = 7) readonly buffer Bones { float bones[]; };
 layout(std430, set = 0, binding = 8) readonly buffer Words { uint words[]; };
+layout(std430, set = 0, binding = 25) readonly buffer SetupLists { uint setup_lists[]; };

@@ -26,8 +26,7 @@ void main() {
     uint a = vertex_owner[gl_VertexIndex];
     GpuAttachment att = attachments[a];
     uint slot = att.slot_and_end & 0xFFFFu;
-    uint word = words[ch.draw_first + (slot >> 1)];
-    uint shown = (slot & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
+    uint shown = draw_list_entry(ch, type, slot);
     v_clip_first = 0u;
     if (shown == k_no_attachment || type.attachment_first + shown != a) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // collapsed: every vertex of the triangle lands on one clipped point

@@ -29,12 +29,6 @@ shared uint s_dark[k_slot_capacity];
 shared uint s_scan_v[k_skin_workgroup];
 shared uint s_scan_i[k_skin_workgroup];
 
-uint draw_entry(uint draw_first, uint position) {
-    uint word = words[draw_first + (position >> 1)];
-    return (position & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
-}
-
-
 void main() {
     uint c = gl_WorkGroupID.x + gl_WorkGroupID.y * push.row_width;
     if (c >= push.character_count) return;  // uniform across the workgroup
@@ -49,7 +43,7 @@ void main() {
         uint p = chunk + tid;
         uint vc = 0u, ic = 0u;
         if (p < slot_count) {
-            uint id = draw_entry(ch.draw_first, p);
+            uint id = draw_list_entry(ch, type, p);
             uint a = k_no_section;
             if (id != k_no_attachment) {
                 a = type.attachment_first + id;

@@ -5,6 +5,17 @@ uint mul_rgba8(uint a, uint b) {
     return packUnorm4x8(unpackUnorm4x8(a) * unpackUnorm4x8(b));
 }
 
+// Entry `position` of the character's draw list (a type-local attachment id, or k_no_attachment): from the word
+// buffer, or from its type's setup lists when it sent none (k_setup_list_bit).
+uint draw_list_entry(GpuCharacter ch, GpuSkeletonType type, uint position) {
+    uint word;
+    if ((ch.draw_first & k_setup_list_bit) != 0u)
+        word = setup_lists[type.setup_list_first + (ch.draw_first & ~k_setup_list_bit) + (position >> 1)];
+    else
+        word = words[ch.draw_first + (position >> 1)];
+    return (position & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
+}
+
 // The slot's light and dark colours this frame: its entry in the character's colour section when a colour timeline
 // animates it, else its setup colours.
 void slot_colors(GpuCharacter ch, GpuSkeletonType type, uint slot, out uint light, out uint dark) {

@@ -152,6 +152,28 @@ std::uint16_t draw_entry(const StaticSkeleton& type, const SkeletonPose& pose, s
     return draw_entry_in(DrawTables(type, pose), pose, position);
 }
 
+std::vector<std::uint32_t> setup_draw_lists(const StaticSkeleton& type, const SkeletonData& data) {
+    const auto slots = static_cast<std::uint32_t>(data.slots.size());
+    const std::uint32_t list_words = (slots + 1) / 2;
+    std::vector<std::uint32_t> lists((data.skins.size() + 1) * list_words);
+    for (Index skin = k_none; skin < static_cast<Index>(data.skins.size()); ++skin) {
+        SkeletonPose pose = create_pose(data);
+        set_skin(pose, skin);
+        set_slots_to_setup_pose(pose);
+        PackedCounts counts;
+        write_draw_list(type, pose, slots, lists.data() + static_cast<std::size_t>(skin + 1) * list_words, counts);
+    }
+    return lists;
+}
+
+std::uint32_t setup_list_offset(const StaticSkeleton& type, std::uint32_t slots, Index skin) {
+    const std::uint32_t list_words = (slots + 1) / 2;
+    if (skin < k_none || type.setup_lists.empty()) return k_no_section;
+    const std::size_t first = static_cast<std::size_t>(skin + 1) * list_words;
+    if (first + list_words > type.setup_lists.size()) return k_no_section;
+    return static_cast<std::uint32_t>(first);
+}
+
 PackedCounts pack_character_at(const StaticSkeleton& type, std::uint32_t type_index, const SkeletonPose& pose,
                                Color tint, GpuCharacter& header, float* bones, std::uint32_t bone_first,
                                std::uint32_t* words, std::uint32_t word_first) {
@@ -166,9 +188,21 @@ PackedCounts pack_character_at(const StaticSkeleton& type, std::uint32_t type_in
     // Bones: a b c d x y of each drawn bone (BoneWorld has exactly that layout).
     copy_drawn_bones(type, pose, bones + static_cast<std::size_t>(bone_first) * 6);
 
-    // Draw list, two 16-bit ids per word, and the output sizes it implies.
-    header.draw_first = word_first;
-    std::uint32_t* w = write_draw_list(type, pose, slots, words + word_first, counts);
+    // Draw list, two 16-bit ids per word, and the output sizes it implies: built here, and sent only when it
+    // differs from the setup list of the character's skin.
+    std::uint32_t list[k_max_slots / 2];
+    write_draw_list(type, pose, slots, list, counts);
+    const std::uint32_t list_words = (slots + 1) / 2;
+    std::uint32_t* w = words + word_first;
+    const std::uint32_t setup = setup_list_offset(type, slots, pose.skin);
+    if (setup != k_no_section &&
+        std::memcmp(list, type.setup_lists.data() + setup, list_words * sizeof(std::uint32_t)) == 0) {
+        header.draw_first = k_setup_list_bit | setup;
+    } else {
+        header.draw_first = word_first;
+        std::memcpy(w, list, list_words * sizeof(std::uint32_t));
+        w += list_words;
+    }
 
     header.color_first = k_no_section;
     if (!type.color_slots.empty()) {

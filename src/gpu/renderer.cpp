@@ -252,7 +252,7 @@ std::uint32_t Renderer::Impl::update_sets(FrameSlot& f) {
             path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
             &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes,
             &f.character_tiles, &f.tile_masks, &f.packed_characters, &f.place_blocks, &f.draw_command, nullptr,
-            &page_filters};
+            &page_filters, &setup_lists};
         std::array<VkDescriptorBufferInfo, b_count> infos{};
         std::array<VkWriteDescriptorSet, b_count> writes{};
         std::uint32_t count = 0;

@@ -24,7 +24,7 @@ enum Binding : std::uint32_t {
     b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
     b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
     b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks,
-    b_packed_characters, b_place_blocks, b_draw_command, b_pages_nearest, b_page_filters, b_count
+    b_packed_characters, b_place_blocks, b_draw_command, b_pages_nearest, b_page_filters, b_setup_lists, b_count
 };
 
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
@@ -112,6 +112,7 @@ struct Renderer::Impl {
     // drawn bones and words of any type (after finalize), so that ranges of characters pack independently.
     std::uint32_t bone_stride = 0, word_stride = 0;
     GpuBuffer influences, bind_vertices, static_indices, attachments, type_table, slot_setups;
+    GpuBuffer setup_lists;   // every type's setup draw lists (StaticSkeleton::setup_lists)
     GpuBuffer page_filters;  // per page array layer, its k_page_* filter word
     GpuBuffer vertex_owners, collapse_indices;  // RenderPath::gpu_vertex: each bind vertex's attachment; triangles
     VkImage pages = VK_NULL_HANDLE;

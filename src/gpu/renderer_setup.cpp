@@ -52,7 +52,7 @@ Renderer::Impl::~Impl() {
         if (f.fence != VK_NULL_HANDLE) vkDestroyFence(d, f.fence, nullptr);
     }
     for (GpuBuffer* b : {&influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
-                         &vertex_owners, &collapse_indices, &page_filters, &readback})
+                         &setup_lists, &vertex_owners, &collapse_indices, &page_filters, &readback})
         destroy_buffer(*context, *b);
     if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
     if (target_view) vkDestroyImageView(d, target_view, nullptr);
@@ -92,7 +92,8 @@ Result<void> Renderer::Impl::create_pipelines() {
                                                                           : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         // The tile rasterizer's and the places pass's bindings are compute only, and the pages' filters compute
         // and fragment only: the draw's stages stay within common per-stage limits.
-        const bool compute_only = i >= b_tile_bits && i != b_pages && i != b_pages_nearest && i != b_page_filters;
+        const bool compute_only = i >= b_tile_bits && i != b_pages && i != b_pages_nearest && i != b_page_filters &&
+                                  i != b_setup_lists;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT |
                                  (compute_only      ? 0
                                   : i == b_page_filters ? VK_SHADER_STAGE_FRAGMENT_BIT

@@ -156,6 +156,7 @@ Result<void> Renderer::Impl::upload_static_once() {
     std::vector<GpuAttachment> all_attachments;
     std::vector<GpuSkeletonType> all_types;
     std::vector<GpuSlotSetup> all_setups;
+    std::vector<std::uint32_t> all_setup_lists;
     std::vector<std::uint32_t> all_owners, all_collapse;
     std::uint32_t next_layer = 0;
     for (SkeletonTypeEntry& t : types) {
@@ -175,7 +176,9 @@ Result<void> Renderer::Impl::upload_static_once() {
         const auto index_base = static_cast<std::uint32_t>(all_indices.size());
         all_types.push_back({static_cast<std::uint32_t>(all_attachments.size()),
                              static_cast<std::uint32_t>(t.data->slots.size()),
-                             static_cast<std::uint32_t>(all_setups.size()), t.bind.flags});
+                             static_cast<std::uint32_t>(all_setups.size()), t.bind.flags,
+                             static_cast<std::uint32_t>(all_setup_lists.size())});
+        all_setup_lists.insert(all_setup_lists.end(), t.bind.setup_lists.begin(), t.bind.setup_lists.end());
         all_influences.insert(all_influences.end(), t.bind.influences.begin(), t.bind.influences.end());
         for (GpuBindVertex v : t.bind.vertices) {
             v.influence_first += influence_base;
@@ -215,6 +218,8 @@ Result<void> Renderer::Impl::upload_static_once() {
         Upload{all_attachments.data(), all_attachments.size() * sizeof(GpuAttachment), &attachments, "attachments"},
         Upload{all_types.data(), all_types.size() * sizeof(GpuSkeletonType), &type_table, "types"},
         Upload{all_setups.data(), all_setups.size() * sizeof(GpuSlotSetup), &slot_setups, "slots"},
+        Upload{all_setup_lists.data(), all_setup_lists.size() * sizeof(std::uint32_t), &setup_lists,
+               "setup draw lists"},
         Upload{all_owners.data(), all_owners.size() * sizeof(std::uint32_t), &vertex_owners, "vertex owners"},
         Upload{all_page_filters.data(), all_page_filters.size() * sizeof(std::uint32_t), &page_filters, "pages"},
         Upload{all_collapse.data(), all_collapse.size() * sizeof(std::uint32_t), &collapse_indices, nullptr}};

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "spinegpu/gpu/frame_packer.hpp"
 #include "spinegpu/gpu/gpu_structs.hpp"
 
 namespace spinegpu::gpu {
@@ -292,6 +293,7 @@ Result<StaticSkeleton> build_static_skeleton(const SkeletonData& data, const Atl
         if (slot_of[i] != k_none) builder.add_attachment(static_cast<Index>(i), slot_of[i]);
     builder.add_markers();
     compute_bone_radii(data, out);
+    out.setup_lists = setup_draw_lists(out, data);
     return out;
 }
 

@@ -1,5 +1,6 @@
-// Frame packing: bytes per character against the seed's bar (32 + 24 x bones), and pack_character staying inside
-// what max_words_per_character and drawn_bones promise, for every example skeleton and animation.
+// Frame packing: bytes per character against the seed's bar (32 + 24 x bones), pack_character staying inside what
+// max_words_per_character and drawn_bones promise, for every example skeleton and animation, and the draw list sent
+// only when it differs from the setup list of the character's skin.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
+#include "skin_shader_model.hpp"
 #include "spinegpu/gpu/gpu_structs.hpp"
 
 namespace spinegpu::test {
@@ -58,8 +60,9 @@ TEST(FramePacker, colours_pack_as_the_per_channel_reference_at_every_rounding_bo
 }
 
 TEST(FramePacker, draw_list_words_and_counts_agree_with_draw_entry_for_every_example_sequences_included) {
-    // The packer writes the draw list through its own loop (a fast one, written again when a sequence shows);
-    // draw_entry per position, and the attachments' sizes summed, are the second path.
+    // The packer writes the draw list through its own loop (a fast one, written again when a sequence shows), or
+    // points at its skin's setup list; draw_entry per position, and the attachments' sizes summed, are the second
+    // path.
     SPINEGPU_REQUIRE_EXAMPLES();
     for_each_example_pose(60, 20, [](const GpuType& t, const Player& player, const std::string& where) {
         const auto slots = static_cast<std::uint32_t>(t.data().slots.size());
@@ -68,7 +71,8 @@ TEST(FramePacker, draw_list_words_and_counts_agree_with_draw_entry_for_every_exa
         std::uint32_t vertices = 0, indices = 0;
         for (std::uint32_t p = 0; p < (slots + 1) / 2 * 2; ++p) {
             const std::uint16_t id = p < slots ? draw_entry(t.type, player.pose, p) : k_no_attachment;
-            EXPECT_EQ(frame.words[p / 2] >> (p % 2 * 16) & 0xFFFFu, id) << where << " position " << p;
+            EXPECT_EQ(draw_list_entry(t.type, frame.characters[0], frame.words.data(), p), id)
+                << where << " position " << p;
             if (id == k_no_attachment) continue;
             vertices += t.type.attachments[id].vertex_count;
             indices += t.type.attachments[id].index_count;
@@ -79,10 +83,79 @@ TEST(FramePacker, draw_list_words_and_counts_agree_with_draw_entry_for_every_exa
     });
 }
 
+TEST(FramePacker, a_character_in_its_skins_setup_pose_sends_no_draw_list_and_points_at_that_skins_setup_list) {
+    // Every example with no skin and with each of its skins: the list that draw_entry gives is the one the header
+    // points at, and no word of it is sent.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    for (const ExampleSkeleton& e : example_skeletons()) {
+        auto t = load_gpu_type(e.binary.string(), e.atlas.string());
+        if (!t) continue;
+        const SkeletonData& data = t->data();
+        const auto slots = static_cast<std::uint32_t>(data.slots.size());
+        ASSERT_EQ(t->type.setup_lists.size(), (data.skins.size() + 1) * ((slots + 1) / 2)) << e.binary;
+        for (Index skin = k_none; skin < static_cast<Index>(data.skins.size()); ++skin) {
+            const std::string where = e.binary.filename().string() + " skin " + std::to_string(skin);
+            SkeletonPose pose = create_pose(data);
+            set_skin(pose, skin);
+            set_to_setup_pose(pose);
+            PackedFrame frame(t->type, data, 1);
+            pack_character(t->type, 0, pose, Color{}, frame.cursor);
+            const GpuCharacter& header = frame.characters[0];
+            EXPECT_EQ(header.draw_first, k_setup_list_bit | static_cast<std::uint32_t>(skin + 1) * ((slots + 1) / 2))
+                << where;
+            EXPECT_EQ(frame.cursor.word_count, 2 * t->type.color_slots.size()) << where << ": only the colours";
+            for (std::uint32_t p = 0; p < slots; ++p)
+                EXPECT_EQ(draw_list_entry(t->type, header, frame.words.data(), p), draw_entry(t->type, pose, p))
+                    << where << " position " << p;
+        }
+    }
+}
+
+TEST(FramePacker, a_changed_attachment_a_changed_draw_order_and_a_combined_skin_send_the_draw_list) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    auto t = load_gpu_type("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas");
+    ASSERT_TRUE(t);
+    const SkeletonData& data = t->data();
+    const auto slots = static_cast<std::uint32_t>(data.slots.size());
+    // The first two draw-order positions that show different entries, and a slot that shows an attachment.
+    SkeletonPose setup = create_pose(data);
+    set_to_setup_pose(setup);
+    std::uint32_t shown = slots, other = slots;
+    for (std::uint32_t p = 0; p < slots && other == slots; ++p) {
+        if (draw_entry(t->type, setup, p) == k_no_attachment) continue;
+        if (shown == slots) shown = p;
+        else if (draw_entry(t->type, setup, p) != draw_entry(t->type, setup, shown)) other = p;
+    }
+    ASSERT_LT(other, slots);
+    const Index shown_slot = setup.draw_order[shown];
+    const auto sends_its_list = [&](const SkeletonPose& pose, const char* what) {
+        PackedFrame frame(t->type, data, 1);
+        pack_character(t->type, 0, pose, Color{}, frame.cursor);
+        const GpuCharacter& header = frame.characters[0];
+        EXPECT_EQ(header.draw_first, 0u) << what;
+        EXPECT_EQ(frame.cursor.word_count, (slots + 1) / 2 + 2 * t->type.color_slots.size()) << what;
+        for (std::uint32_t p = 0; p < slots; ++p)
+            EXPECT_EQ(draw_list_entry(t->type, header, frame.words.data(), p), draw_entry(t->type, pose, p))
+                << what << " position " << p;
+    };
+    SkeletonPose hidden = setup;
+    set_slot_attachment(hidden, shown_slot, k_none);
+    sends_its_list(hidden, "an attachment hidden");
+    SkeletonPose reordered = setup;
+    std::swap(reordered.draw_order[shown], reordered.draw_order[other]);
+    sends_its_list(reordered, "two draw-order positions swapped");
+    // A combined skin has no setup list, even one whose attachments are the default skin's.
+    SkeletonPose combined = create_pose(data);
+    const Index default_only[] = {data.default_skin};
+    set_combined_skin(combined, default_only);
+    set_to_setup_pose(combined);
+    sends_its_list(combined, "a combined skin");
+}
+
 TEST(FramePacker, spineboy_pro_packs_no_more_than_the_seeds_bar_and_each_types_cost_is_reported) {
     SPINEGPU_REQUIRE_EXAMPLES();
-    std::printf("%-30s %5s %5s %5s | %6s %6s %6s %6s %6s | %6s %6s | %8s\n", "skeleton type", "bones", "drawn",
-                "slots", "header", "bones", "draw", "colour", "deform", "total", "bar", "measured");
+    std::printf("%-30s %5s %5s %5s | %6s %6s %6s %6s %6s | %6s %6s | %8s %5s\n", "skeleton type", "bones", "drawn",
+                "slots", "header", "bones", "draw", "colour", "deform", "total", "bar", "measured", "lists");
     std::uint32_t spineboy = 0;
     for (const ExampleSkeleton& e : example_skeletons()) {
         auto t = load_gpu_type(e.binary.string(), e.atlas.string());
@@ -93,8 +166,10 @@ TEST(FramePacker, spineboy_pro_packs_no_more_than_the_seeds_bar_and_each_types_c
         const auto drawn = static_cast<std::uint32_t>(t->type.drawn_bones.size());
         const std::uint32_t header = sizeof(GpuCharacter), bone_bytes = drawn * k_bone_bytes;
         const std::uint32_t draw = 4 * ((slots + 1) / 2);
-        // Colour: two words per colour-animated slot, always packed. Deform: a word per deform-animated slot and the
-        // floats, only in frames where a slot is deformed (in "measured", not in "total").
+        // Draw list: in "total"; in "measured" only in frames where it differs from the setup list of the skin
+        // ("lists": how many of the frames sent it). Colour: two words per colour-animated slot, always packed.
+        // Deform: a word per deform-animated slot and the floats, only in frames where a slot is deformed (in
+        // "measured", not in "total").
         const auto colour = static_cast<std::uint32_t>(8 * t->type.color_slots.size());
         const auto deform = static_cast<std::uint32_t>(4 * t->type.deform_slots.size());
         const std::uint32_t total = packed_bytes_per_character(t->type, data);
@@ -103,6 +178,7 @@ TEST(FramePacker, spineboy_pro_packs_no_more_than_the_seeds_bar_and_each_types_c
 
         // Measured: bytes actually packed per frame over 60 steps of the first animation (deform floats included).
         std::uint64_t packed = 0;
+        int lists = 0;
         Player player(data, showcase_skin(data), 0);
         constexpr int k_frames = 60;
         for (int i = 0; i < k_frames; ++i) {
@@ -110,11 +186,12 @@ TEST(FramePacker, spineboy_pro_packs_no_more_than_the_seeds_bar_and_each_types_c
             PackedFrame frame(t->type, data, 1);
             pack_character(t->type, 0, player.pose, Color{}, frame.cursor);
             packed += header + std::uint64_t{frame.cursor.bone_count} * k_bone_bytes + 4ull * frame.cursor.word_count;
+            lists += (frame.characters[0].draw_first & k_setup_list_bit) == 0 ? 1 : 0;
         }
         const std::string name = e.binary.filename().string();
-        std::printf("%-30s %5u %5u %5u | %6u %6u %6u %6u %6u | %6u %6u | %8.1f\n", name.c_str(), bones, drawn, slots,
-                    header, bone_bytes, draw, colour, deform, total, 32 + 24 * bones,
-                    static_cast<double>(packed) / k_frames);
+        std::printf("%-30s %5u %5u %5u | %6u %6u %6u %6u %6u | %6u %6u | %8.1f %5d\n", name.c_str(), bones, drawn,
+                    slots, header, bone_bytes, draw, colour, deform, total, 32 + 24 * bones,
+                    static_cast<double>(packed) / k_frames, lists);
         if (name == "spineboy-pro.skel") {
             EXPECT_EQ(bones, 67u);
             spineboy = total;
@@ -145,7 +222,14 @@ TEST(FramePacker, pack_character_stays_within_max_words_and_writes_exactly_the_d
         const GpuCharacter& second = frame.characters[1];
         EXPECT_EQ(second.type, 3u) << where;
         EXPECT_EQ(second.bone_first, drawn) << where;
-        EXPECT_EQ(second.draw_first, first_words) << where;
+        // The draw list is sent unless it is the setup list of the pose's skin.
+        const bool sent = (second.draw_first & k_setup_list_bit) == 0;
+        if (sent) {
+            EXPECT_EQ(second.draw_first, first_words) << where;
+        } else {
+            EXPECT_EQ(second.draw_first, k_setup_list_bit | setup_list_offset(t.type, slots, player.pose.skin))
+                << where;
+        }
         EXPECT_EQ(second.out_vertex_first * 2, frame.cursor.out_vertex_count) << where;
         EXPECT_EQ(second.out_index_first * 2, frame.cursor.out_index_count) << where;
         EXPECT_EQ(second.color_first == k_no_section, (t.type.flags & k_type_colors) == 0) << where;
@@ -154,7 +238,7 @@ TEST(FramePacker, pack_character_stays_within_max_words_and_writes_exactly_the_d
             EXPECT_EQ(second.deform_first, k_no_section) << where;
         }
         if (second.color_first != k_no_section) {
-            EXPECT_EQ(second.color_first, first_words + (slots + 1) / 2) << where;
+            EXPECT_EQ(second.color_first, first_words + (sent ? (slots + 1) / 2 : 0)) << where;
         }
         for (std::uint32_t b = 0; b < drawn; ++b) {
             const BoneWorld& w = player.pose.world[static_cast<std::size_t>(t.type.drawn_bones[b])];

@@ -37,7 +37,8 @@ std::vector<StructLayout> cpp_layouts() {
           SPINEGPU_MEMBER(GpuAttachment, material), SPINEGPU_MEMBER(GpuAttachment, color)}},
         {"GpuSkeletonType", sizeof(GpuSkeletonType),
          {SPINEGPU_MEMBER(GpuSkeletonType, attachment_first), SPINEGPU_MEMBER(GpuSkeletonType, slot_count),
-          SPINEGPU_MEMBER(GpuSkeletonType, slot_setup_first), SPINEGPU_MEMBER(GpuSkeletonType, flags)}},
+          SPINEGPU_MEMBER(GpuSkeletonType, slot_setup_first), SPINEGPU_MEMBER(GpuSkeletonType, flags),
+          SPINEGPU_MEMBER(GpuSkeletonType, setup_list_first)}},
         {"GpuSlotSetup", sizeof(GpuSlotSetup),
          {SPINEGPU_MEMBER(GpuSlotSetup, light), SPINEGPU_MEMBER(GpuSlotSetup, dark),
           SPINEGPU_MEMBER(GpuSlotSetup, sections)}},
@@ -197,7 +198,7 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
         {"Triangles", b_triangles},     {"TriangleBoxes", b_triangle_boxes},
         {"CharacterTiles", b_character_tiles}, {"TileMasks", b_tile_masks},
         {"PackedCharacters", b_packed_characters}, {"PlaceBlocks", b_place_blocks},
-        {"DrawCommand", b_draw_command}, {"PageFilters", b_page_filters}};
+        {"DrawCommand", b_draw_command}, {"PageFilters", b_page_filters}, {"SetupLists", b_setup_lists}};
     const std::map<std::string, Binding> images{
         {"pages", b_pages}, {"pages_nearest", b_pages_nearest}, {"target", b_target}};
     std::set<std::string> seen;

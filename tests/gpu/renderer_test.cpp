@@ -209,6 +209,50 @@ TEST(Renderer, draws_characters_of_two_types_in_one_frame) {
     expect_no_validation_messages(*renderer);
 }
 
+TEST(Renderer, characters_that_send_no_draw_list_draw_their_skins_setup_list_in_every_type) {
+    // Characters in their skin's setup pose send no draw list (FramePacker's tests show it): the passes read their
+    // type's setup list for that skin instead. Goblins are the second type, so their lists start past spineboy's;
+    // one goblin hides its head and sends its list. The CPU path builds its vertices from the poses alone.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas", "spineboy-pro");
+    std::optional<AddedType> goblins =
+        load_type(*renderer, "goblins/goblins-pro.skel", "goblins/goblins-pma.atlas", "goblins-pro");
+    ASSERT_TRUE(spineboy && goblins);
+    const SkeletonData& goblin = goblins->data();
+    const Index goblin_skin = goblin.skin_names.find("goblin"), girl_skin = goblin.skin_names.find("goblingirl");
+    const Index head = goblin.slot_names.find("head");
+    ASSERT_TRUE(goblin_skin != k_none && girl_skin != k_none && head != k_none);
+    auto posed = [](const SkeletonData& data, Index skin, float x, float y) {
+        SkeletonPose pose = create_pose(data);
+        set_skin(pose, skin);
+        set_to_setup_pose(pose);
+        pose.x = x;
+        pose.y = y;
+        update_world_transform(pose, Physics::pose);
+        return pose;
+    };
+    SkeletonPose boy = posed(spineboy->data(), k_none, 0, 0);
+    SkeletonPose a = posed(goblin, goblin_skin, 650, 0), b = posed(goblin, girl_skin, 0, 750);
+    SkeletonPose headless = posed(goblin, goblin_skin, 650, 750);
+    ASSERT_NE(headless.slots[static_cast<std::size_t>(head)].attachment, k_none);
+    set_slot_attachment(headless, head, k_none);
+    const CharacterDraw characters[] = {{&boy, spineboy->type, Color{}},
+                                        {&a, goblins->type, Color{}},
+                                        {&b, goblins->type, Color{}},
+                                        {&headless, goblins->type, Color{}}};
+    const Camera2D camera{0.1f, 40.0f, 150.0f};
+    for (RenderPath other : {RenderPath::cpu, RenderPath::gpu_vertex}) {
+        std::uint32_t drawn = 0;
+        std::uint64_t shaded = 0;
+        const std::uint32_t differing = path_differences(*renderer, characters, camera, other, drawn, shaded);
+        EXPECT_GT(drawn, k_width * k_height / 20);  // the four characters cover 7% of the target
+        EXPECT_LE(differing, drawn / 1000) << "channels off by more than 2/255 against path " << int(other);
+    }
+    expect_no_validation_messages(*renderer);
+}
+
 TEST(Renderer, visible_characters_keep_their_places_among_thousands_culled_and_empty_ones) {
     // The places passes scan the draw list in blocks of k_places_workgroup characters. The forty spineboys of the
     // crowd spread over 9,000 entries (over 70 blocks, the middle third none of them), among characters outside the

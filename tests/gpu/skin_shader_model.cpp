@@ -13,11 +13,6 @@ using namespace spinegpu::gpu;
 
 namespace {
 
-std::uint32_t draw_entry(const std::uint32_t* words, std::uint32_t draw_first, std::uint32_t position) {
-    const std::uint32_t word = words[draw_first + (position >> 1)];
-    return (position & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
-}
-
 // The last position in [0, count) whose base is <= v (the shader's binary search).
 std::uint32_t position_of(const std::vector<std::uint32_t>& base, std::uint32_t count, std::uint32_t v) {
     std::uint32_t lo = 0, hi = count;
@@ -33,6 +28,14 @@ float word_float(const std::uint32_t* words, std::uint32_t at) { return std::bit
 
 }  // namespace
 
+std::uint32_t draw_list_entry(const StaticSkeleton& type, const GpuCharacter& ch, const std::uint32_t* words,
+                              std::uint32_t position) {
+    const std::uint32_t word = (ch.draw_first & k_setup_list_bit) != 0u
+                                   ? type.setup_lists.at((ch.draw_first & ~k_setup_list_bit) + (position >> 1))
+                                   : words[ch.draw_first + (position >> 1)];
+    return (position & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
+}
+
 std::vector<SkinnedPosition> run_skin_pass(const StaticSkeleton& type, std::uint32_t slot_count,
                                            const GpuCharacter& ch, const float* bones, const std::uint32_t* words,
                                            SkinOutput& out) {
@@ -43,7 +46,7 @@ std::vector<SkinnedPosition> run_skin_pass(const StaticSkeleton& type, std::uint
         s_index_base(slot_count + 1), s_clip(slot_count, 0), s_light(slot_count, 0), s_dark(slot_count, 0);
     std::uint32_t carry_v = 0, carry_i = 0;
     for (std::uint32_t p = 0; p < slot_count; ++p) {
-        const std::uint32_t id = draw_entry(words, ch.draw_first, p);
+        const std::uint32_t id = draw_list_entry(type, ch, words, p);
         std::uint32_t a = k_no_section, vc = 0, ic = 0;
         if (id != k_no_attachment) {
             a = id;

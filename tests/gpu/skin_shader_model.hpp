@@ -27,10 +27,16 @@ struct SkinnedPosition {
     std::uint32_t vertex_count = 0;
 };
 
-// Runs the pass for one character of `type` (uploaded alone: attachment_first = slot_setup_first = 0, so draw-list
-// ids index type.attachments directly). `bones` and `words` are the frame's whole arrays, as packed. Writes at
-// out.vertices[ch.out_vertex_first ..] and out.indices[ch.out_index_first ..], growing them as needed. Returns the
-// positions that show an attachment, in draw order.
+// Entry `position` of character `ch`'s draw list, read as skinning.glsl's draw_list_entry reads it: from `words`
+// (the frame's word array), or from type.setup_lists when the header says so (k_setup_list_bit).
+std::uint32_t draw_list_entry(const gpu::StaticSkeleton& type, const gpu::GpuCharacter& ch,
+                              const std::uint32_t* words, std::uint32_t position);
+
+// Runs the pass for one character of `type` (uploaded alone: attachment_first = slot_setup_first = setup_list_first
+// = 0, so draw-list ids index type.attachments directly and setup lists type.setup_lists). `bones` and `words` are
+// the frame's whole arrays, as packed. Writes at out.vertices[ch.out_vertex_first ..] and
+// out.indices[ch.out_index_first ..], growing them as needed. Returns the positions that show an attachment, in draw
+// order.
 std::vector<SkinnedPosition> run_skin_pass(const gpu::StaticSkeleton& type, std::uint32_t slot_count,
                                            const gpu::GpuCharacter& ch, const float* bones,
                                            const std::uint32_t* words, SkinOutput& out);

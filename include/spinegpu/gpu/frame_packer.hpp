@@ -1,7 +1,8 @@
 // Per-frame packing of poses for the GPU path (DESIGN.md, "What moves per character and frame"): a 32-byte header,
-// 24 bytes per drawn bone, the draw list (a 16-bit attachment id per draw-order position) and, only for skeleton
-// types whose animations need them, slot colours and deform offsets. Written straight into mapped memory through
-// raw cursors; nothing allocates. Pure CPU code: the CPU path (cpu_path.hpp) walks the same draw list.
+// 24 bytes per drawn bone, the draw list (a 16-bit attachment id per draw-order position) only when it differs from
+// the setup pose's with the character's skin and, only for skeleton types whose animations need them, slot colours
+// and deform offsets. Written straight into mapped memory through raw cursors; nothing allocates. Pure CPU code: the
+// CPU path (cpu_path.hpp) walks the same draw list.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,15 @@ std::uint32_t max_words_per_character(const StaticSkeleton& type, const Skeleton
 // ends a clip, or k_no_attachment. Slots whose bone is inactive draw nothing, as in the official renderers.
 std::uint16_t draw_entry(const StaticSkeleton& type, const SkeletonPose& pose, std::uint32_t position);
 
+// The setup lists of `type` (StaticSkeleton::setup_lists): for no skin and then each skin of `data`, the draw list
+// of a new pose with that skin in the setup pose, as pack_character_at would write it. Needs the type's other draw
+// tables (first_id, frame_count, slot_marker, slot_hiding_bone) filled.
+std::vector<std::uint32_t> setup_draw_lists(const StaticSkeleton& type, const SkeletonData& data);
+
+// Where the setup list of skin `skin` (SkeletonPose::skin) starts in type.setup_lists, in words; k_no_section for a
+// custom skin or one the lists do not cover.
+std::uint32_t setup_list_offset(const StaticSkeleton& type, std::uint32_t slots, Index skin);
+
 // What one character packed: words written, and the skinned vertices and indices its draw list produces.
 struct PackedCounts {
     std::uint32_t words = 0, vertices = 0, indices = 0;
@@ -40,7 +50,8 @@ struct PackedCounts {
 
 // Packs one character at fixed places, so that characters can be packed in parallel: the header (type
 // `type_index`, colour = skeleton colour x `tint`, bones at `bone_first`, sections from `word_first`), its drawn
-// bones at bones[6 * bone_first], its draw list and optional sections at words[word_first] (at most
+// bones at bones[6 * bone_first], its draw list (unless it equals the setup list of the pose's skin: the header
+// then points there, with k_setup_list_bit) and optional sections at words[word_first] (at most
 // max_words_per_character words). The header's out_vertex_first and out_index_first are left to the caller, who
 // knows the counts of the characters before (see pack_character).
 PackedCounts pack_character_at(const StaticSkeleton& type, std::uint32_t type_index, const SkeletonPose& pose,
@@ -70,8 +81,9 @@ bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, con
 // changes no result.
 void prefetch_for_packing(const SkeletonPose& next, const SkeletonPose* after_next);
 
-// Bytes one character of this type packs per frame when no deform is active (a deform adds a word per
-// deform-animated slot and a word per float).
+// Bytes one character of this type packs per frame when its draw list differs from its skin's setup list and no
+// deform is active (a draw list equal to the setup list saves 2 bytes per slot, rounded up to a word; a deform adds
+// a word per deform-animated slot and a word per float).
 std::uint32_t packed_bytes_per_character(const StaticSkeleton& type, const SkeletonData& data);
 
 }  // namespace spinegpu::gpu

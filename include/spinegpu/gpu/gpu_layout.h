@@ -9,14 +9,17 @@
 //   GpuAttachment    a drawable attachment frame (region, mesh, or one frame of a sequence; clipping polygons too)
 //   GpuSkeletonType  where a type's attachments and setup slot colours start
 //   GpuSlotSetup     a slot's setup colours, used when the type packs no colour section
+//   setup lists      per type and skin, the draw list of the setup pose with that skin (16-bit ids, two per
+//                    word): a character whose draw list equals its skin's sends none and points at this one
 // Per frame, per character:
 //   GpuCharacter     the 32-byte header. The CPU packs one per character of the draw list at its index (a
 //                    character outside the view: its type only, k_culled_character), with its output counts in
 //                    place of the output firsts; the places pass (places.comp) scans those counts and writes the
 //                    visible ones' headers, in order and with their output firsts, to the array the other passes read
 //   bones            6 floats per drawn bone (a b c d x y: two columns and a translation), 24 bytes
-//   words            the draw list (a 16-bit attachment id per draw-order position, two per word) and the optional
-//                    colour and deform sections, holding only the slots that colour and deform timelines animate
+//   words            the draw list (a 16-bit attachment id per draw-order position, two per word; only when it
+//                    differs from the setup list of the character's skin) and the optional colour and deform
+//                    sections, holding only the slots that colour and deform timelines animate
 // Output of the skinning pass (or of the CPU path), read by the draw:
 //   GpuOutVertex     a world-space vertex with its UV, colours and material
 //   GpuDrawCommand   the frame's indexed draw (VkDrawIndexedIndirectCommand), written by the places pass for the
@@ -82,6 +85,9 @@ SPINEGPU_CONST k_max_slots = 1024u;
 SPINEGPU_CONST k_small_slot_capacity = 256u;
 // Draw-list entry for "nothing drawn at this position".
 SPINEGPU_CONST k_no_attachment = 0xFFFFu;
+// GpuCharacter::draw_first bit: the character sends no draw list; the rest of the word is the offset of its list in
+// the setup lists, counted from its type's GpuSkeletonType::setup_list_first.
+SPINEGPU_CONST k_setup_list_bit = 0x80000000u;
 // Section offset meaning "this character packs no such section".
 SPINEGPU_CONST k_no_section = 0xFFFFFFFFu;
 // GpuSlotSetup::sections half for "not in this section".
@@ -150,6 +156,7 @@ struct GpuSkeletonType {
     uint slot_count;
     uint slot_setup_first;  // into the slot setup buffer
     uint flags;             // k_type_*
+    uint setup_list_first;  // into the setup list buffer: the type's setup draw lists, one per skin
 };
 
 struct GpuSlotSetup {
@@ -162,7 +169,8 @@ struct GpuSlotSetup {
 struct GpuCharacter {
     uint type;             // into the type buffer
     uint bone_first;       // into the frame's bone buffer, in bones (6 floats each)
-    uint draw_first;       // into the frame's word buffer: slot_count 16-bit ids, two per word, low half first
+    uint draw_first;       // into the frame's word buffer: slot_count 16-bit ids, two per word, low half first;
+                           // with k_setup_list_bit, into the type's setup lists instead
     uint color_first;      // into the word buffer: light, dark per colour-animated slot (GpuSlotSetup::sections);
                            // or k_no_section
     uint deform_first;     // into the word buffer: per deform-animated slot the word offset of its deform floats

@@ -19,7 +19,8 @@ static_assert(sizeof(GpuInfluence) == 16 && offsetof(GpuInfluence, weight) == 4 
 static_assert(sizeof(GpuBindVertex) == 16 && offsetof(GpuBindVertex, u) == 8);
 static_assert(sizeof(GpuAttachment) == 32 && offsetof(GpuAttachment, influence_first) == 16 &&
               offsetof(GpuAttachment, color) == 28);
-static_assert(sizeof(GpuSkeletonType) == 16 && offsetof(GpuSkeletonType, flags) == 12);
+static_assert(sizeof(GpuSkeletonType) == 20 && offsetof(GpuSkeletonType, flags) == 12 &&
+              offsetof(GpuSkeletonType, setup_list_first) == 16);
 static_assert(sizeof(GpuSlotSetup) == 12 && offsetof(GpuSlotSetup, sections) == 8);
 static_assert(sizeof(GpuCharacter) == 32 && offsetof(GpuCharacter, deform_first) == 16 &&
               offsetof(GpuCharacter, tint) == 28);
