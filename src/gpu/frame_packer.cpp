@@ -2,6 +2,7 @@
 #include "spinegpu/gpu/frame_packer.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
@@ -157,20 +158,25 @@ std::uint16_t draw_entry(const StaticSkeleton& type, const SkeletonPose& pose, s
 std::vector<std::uint32_t> setup_draw_lists(const StaticSkeleton& type, const SkeletonData& data) {
     const auto slots = static_cast<std::uint32_t>(data.slots.size());
     const std::uint32_t list_words = (slots + 1) / 2;
-    std::vector<std::uint32_t> lists((data.skins.size() + 1) * list_words);
-    for (Index skin = k_none; skin < static_cast<Index>(data.skins.size()); ++skin) {
-        SkeletonPose pose = create_pose(data);
-        set_skin(pose, skin);
+    std::size_t lists = std::min<std::size_t>(data.skins.size() + 1, k_max_setup_lists);
+    if (list_words != 0) lists = std::min<std::size_t>(lists, k_max_setup_list_words / list_words);
+    std::vector<std::uint32_t> out(lists * list_words);
+    // One pose for every skin: the attachments of the setup pose come from the current skin then the default one,
+    // whatever the skin before, and set_skin rebuilds which bones are active.
+    SkeletonPose pose = create_pose(data);
+    for (std::size_t list = 0; list < lists; ++list) {
+        set_skin(pose, static_cast<Index>(list) - 1);
         set_slots_to_setup_pose(pose);
         PackedCounts counts;
-        write_draw_list(type, pose, slots, lists.data() + static_cast<std::size_t>(skin + 1) * list_words, counts);
+        write_draw_list(type, pose, slots, out.data() + list * list_words, counts);
     }
-    return lists;
+    return out;
 }
 
-std::uint32_t setup_list_offset(const StaticSkeleton& type, std::uint32_t slots, Index skin) {
+std::uint32_t setup_list_offset(const StaticSkeleton& type, Index skin) {
+    const auto slots = static_cast<std::uint32_t>(type.slot_marker.size());
     const std::uint32_t list_words = (slots + 1) / 2;
-    if (skin < k_none || type.setup_lists.empty()) return k_no_section;
+    if (skin < k_none || list_words == 0) return k_no_section;
     const std::size_t first = static_cast<std::size_t>(skin + 1) * list_words;
     if (first + list_words > type.setup_lists.size()) return k_no_section;
     return static_cast<std::uint32_t>(first);
@@ -192,17 +198,18 @@ PackedCounts pack_character_at(const StaticSkeleton& type, std::uint32_t type_in
 
     // Draw list, two 16-bit ids per word, and the output sizes it implies: built here, and sent only when it
     // differs from the setup list of the character's skin.
-    std::uint32_t list[k_max_slots / 2];
+    std::uint32_t list[(k_max_slots + 1) / 2];
+    assert(slots <= k_max_slots);  // build_static_skeleton refuses larger types
     write_draw_list(type, pose, slots, list, counts);
     const std::uint32_t list_words = (slots + 1) / 2;
     std::uint32_t* w = words + word_first;
-    const std::uint32_t setup = setup_list_offset(type, slots, pose.skin);
+    const std::uint32_t setup = setup_list_offset(type, pose.skin);
     if (setup != k_no_section &&
         std::memcmp(list, type.setup_lists.data() + setup, list_words * sizeof(std::uint32_t)) == 0) {
         header.draw_first = k_setup_list_bit | setup;
     } else {
         header.draw_first = word_first;
-        std::memcpy(w, list, list_words * sizeof(std::uint32_t));
+        if (list_words != 0) std::memcpy(w, list, list_words * sizeof(std::uint32_t));
         w += list_words;
     }
 

@@ -90,13 +90,15 @@ Result<void> Renderer::Impl::create_pipelines() {
         bindings[i].descriptorType = i == b_pages || i == b_pages_nearest ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
                                      : i == b_target                      ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
                                                                           : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        // The tile rasterizer's and the places pass's bindings are compute only, and the pages' filters compute
-        // and fragment only: the draw's stages stay within common per-stage limits.
+        // The tile rasterizer's and the places pass's bindings are compute only, the pages' filters compute and
+        // fragment only, and the setup lists compute and vertex only: the draw's stages stay within common
+        // per-stage limits.
         const bool compute_only = i >= b_tile_bits && i != b_pages && i != b_pages_nearest && i != b_page_filters &&
                                   i != b_setup_lists;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT |
-                                 (compute_only      ? 0
+                                 (compute_only          ? 0
                                   : i == b_page_filters ? VK_SHADER_STAGE_FRAGMENT_BIT
+                                  : i == b_setup_lists  ? VK_SHADER_STAGE_VERTEX_BIT
                                                         : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
     }
     VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};

@@ -3,6 +3,7 @@
 // only when it differs from the setup list of the character's skin.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -111,45 +112,78 @@ TEST(FramePacker, a_character_in_its_skins_setup_pose_sends_no_draw_list_and_poi
     }
 }
 
-TEST(FramePacker, a_changed_attachment_a_changed_draw_order_and_a_combined_skin_send_the_draw_list) {
+// Packs `pose` alone and expects its draw list sent, at the start of the words, with every entry draw_entry gives.
+void expect_list_sent(const GpuType& t, const SkeletonPose& pose, const std::string& what) {
+    const auto slots = static_cast<std::uint32_t>(t.data().slots.size());
+    PackedFrame frame(t.type, t.data(), 1);
+    pack_character(t.type, 0, pose, Color{}, frame.cursor);
+    const GpuCharacter& header = frame.characters[0];
+    EXPECT_EQ(header.draw_first, 0u) << what;
+    EXPECT_EQ(frame.cursor.word_count, (slots + 1) / 2 + 2 * t.type.color_slots.size()) << what;
+    for (std::uint32_t p = 0; p < slots; ++p)
+        EXPECT_EQ(draw_list_entry(t.type, header, frame.words.data(), p), draw_entry(t.type, pose, p))
+            << what << " position " << p;
+}
+
+// `data` in the setup pose with `skin`.
+SkeletonPose setup_pose(const SkeletonData& data, Index skin) {
+    SkeletonPose pose = create_pose(data);
+    set_skin(pose, skin);
+    set_to_setup_pose(pose);
+    return pose;
+}
+
+TEST(FramePacker, a_changed_attachment_draw_order_or_sequence_frame_and_a_combined_skin_send_the_draw_list) {
     SPINEGPU_REQUIRE_EXAMPLES();
-    auto t = load_gpu_type("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas");
-    ASSERT_TRUE(t);
-    const SkeletonData& data = t->data();
+    auto spineboy = load_gpu_type("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas");
+    ASSERT_TRUE(spineboy);
+    const SkeletonData& data = spineboy->data();
     const auto slots = static_cast<std::uint32_t>(data.slots.size());
-    // The first two draw-order positions that show different entries, and a slot that shows an attachment.
-    SkeletonPose setup = create_pose(data);
-    set_to_setup_pose(setup);
+    // The first two draw-order positions that show different entries.
+    const SkeletonPose setup = setup_pose(data, k_none);
     std::uint32_t shown = slots, other = slots;
     for (std::uint32_t p = 0; p < slots && other == slots; ++p) {
-        if (draw_entry(t->type, setup, p) == k_no_attachment) continue;
+        if (draw_entry(spineboy->type, setup, p) == k_no_attachment) continue;
         if (shown == slots) shown = p;
-        else if (draw_entry(t->type, setup, p) != draw_entry(t->type, setup, shown)) other = p;
+        else if (draw_entry(spineboy->type, setup, p) != draw_entry(spineboy->type, setup, shown)) other = p;
     }
     ASSERT_LT(other, slots);
-    const Index shown_slot = setup.draw_order[shown];
-    const auto sends_its_list = [&](const SkeletonPose& pose, const char* what) {
-        PackedFrame frame(t->type, data, 1);
-        pack_character(t->type, 0, pose, Color{}, frame.cursor);
-        const GpuCharacter& header = frame.characters[0];
-        EXPECT_EQ(header.draw_first, 0u) << what;
-        EXPECT_EQ(frame.cursor.word_count, (slots + 1) / 2 + 2 * t->type.color_slots.size()) << what;
-        for (std::uint32_t p = 0; p < slots; ++p)
-            EXPECT_EQ(draw_list_entry(t->type, header, frame.words.data(), p), draw_entry(t->type, pose, p))
-                << what << " position " << p;
-    };
     SkeletonPose hidden = setup;
-    set_slot_attachment(hidden, shown_slot, k_none);
-    sends_its_list(hidden, "an attachment hidden");
+    set_slot_attachment(hidden, setup.draw_order[shown], k_none);
+    expect_list_sent(*spineboy, hidden, "an attachment hidden");
     SkeletonPose reordered = setup;
     std::swap(reordered.draw_order[shown], reordered.draw_order[other]);
-    sends_its_list(reordered, "two draw-order positions swapped");
+    expect_list_sent(*spineboy, reordered, "two draw-order positions swapped");
     // A combined skin has no setup list, even one whose attachments are the default skin's.
     SkeletonPose combined = create_pose(data);
     const Index default_only[] = {data.default_skin};
     set_combined_skin(combined, default_only);
     set_to_setup_pose(combined);
-    sends_its_list(combined, "a combined skin");
+    expect_list_sent(*spineboy, combined, "a combined skin");
+
+    // Goblins have 23 slots: the last word holds one entry and the padding, and a change there alone is seen.
+    auto goblins = load_gpu_type("goblins/goblins-pro.skel", "goblins/goblins.atlas");
+    ASSERT_TRUE(goblins);
+    const SkeletonData& goblin = goblins->data();
+    ASSERT_EQ(goblin.slots.size() % 2, 1u);
+    SkeletonPose last = setup_pose(goblin, goblin.skin_names.find("goblin"));
+    const Index last_slot = last.draw_order.back();
+    ASSERT_NE(last.slots[static_cast<std::size_t>(last_slot)].attachment, k_none);
+    set_slot_attachment(last, last_slot, k_none);
+    expect_list_sent(*goblins, last, "the last position's attachment hidden");
+
+    // The dragon's wings are sequences: another frame alone changes the list (the packer's second writing pass).
+    auto dragon = load_gpu_type("dragon/dragon-ess.skel", "dragon/dragon.atlas");
+    ASSERT_TRUE(dragon);
+    const SkeletonPose still = setup_pose(dragon->data(), k_none);
+    const Index wing = dragon->data().slot_names.find("left-wing");
+    ASSERT_NE(wing, k_none);
+    const auto at = static_cast<std::uint32_t>(
+        std::find(still.draw_order.begin(), still.draw_order.end(), wing) - still.draw_order.begin());
+    SkeletonPose flapping = still;
+    flapping.slots[static_cast<std::size_t>(wing)].sequence_index = 3;
+    ASSERT_NE(draw_entry(dragon->type, flapping, at), draw_entry(dragon->type, still, at));
+    expect_list_sent(*dragon, flapping, "a sequence frame");
 }
 
 TEST(FramePacker, spineboy_pro_packs_no_more_than_the_seeds_bar_and_each_types_cost_is_reported) {
@@ -227,7 +261,8 @@ TEST(FramePacker, pack_character_stays_within_max_words_and_writes_exactly_the_d
         if (sent) {
             EXPECT_EQ(second.draw_first, first_words) << where;
         } else {
-            EXPECT_EQ(second.draw_first, k_setup_list_bit | setup_list_offset(t.type, slots, player.pose.skin))
+            EXPECT_EQ(second.draw_first, k_setup_list_bit | static_cast<std::uint32_t>(player.pose.skin + 1) *
+                                                                 ((slots + 1) / 2))
                 << where;
         }
         EXPECT_EQ(second.out_vertex_first * 2, frame.cursor.out_vertex_count) << where;

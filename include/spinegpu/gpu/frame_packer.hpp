@@ -5,7 +5,9 @@
 // CPU path (cpu_path.hpp) walks the same draw list.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "spinegpu/core/color.hpp"
 #include "spinegpu/gpu/static_skeleton.hpp"
@@ -34,14 +36,19 @@ std::uint32_t max_words_per_character(const StaticSkeleton& type, const Skeleton
 // ends a clip, or k_no_attachment. Slots whose bone is inactive draw nothing, as in the official renderers.
 std::uint16_t draw_entry(const StaticSkeleton& type, const SkeletonPose& pose, std::uint32_t position);
 
-// The setup lists of `type` (StaticSkeleton::setup_lists): for no skin and then each skin of `data`, the draw list
-// of a new pose with that skin in the setup pose, as pack_character_at would write it. Needs the type's other draw
-// tables (first_id, frame_count, slot_marker, slot_hiding_bone) filled.
+// Most setup lists one type keeps, and most words they may take (4 MiB): skins past either limit have none, and
+// their characters always send their draw list. They bound the work and memory a file with very many skins costs.
+inline constexpr std::size_t k_max_setup_lists = 4096;
+inline constexpr std::size_t k_max_setup_list_words = std::size_t{1} << 20;
+
+// The setup lists of `type` (StaticSkeleton::setup_lists): for no skin and then each skin of `data`, within the
+// limits above, the draw list of the setup pose with that skin, as pack_character_at would write it. Needs the
+// type's attachments and its other draw tables (first_id, frame_count, slot_marker, slot_hiding_bone) filled.
 std::vector<std::uint32_t> setup_draw_lists(const StaticSkeleton& type, const SkeletonData& data);
 
 // Where the setup list of skin `skin` (SkeletonPose::skin) starts in type.setup_lists, in words; k_no_section for a
-// custom skin or one the lists do not cover.
-std::uint32_t setup_list_offset(const StaticSkeleton& type, std::uint32_t slots, Index skin);
+// type without slots, a combined skin, or a skin past the limits.
+std::uint32_t setup_list_offset(const StaticSkeleton& type, Index skin);
 
 // What one character packed: words written, and the skinned vertices and indices its draw list produces.
 struct PackedCounts {

@@ -42,9 +42,10 @@ struct StaticSkeleton {
                                               // has it, and then the slot draws nothing), else k_none
     std::vector<float> bone_radius;           // per drawn bone: farthest its vertices can be from it, in its
                                               // space (deform keys included), for culling
-    std::vector<std::uint32_t> setup_lists;   // per skin (no skin first, then the data's skins in order): the
-                                              // draw list of the setup pose with that skin, (slots + 1) / 2 words;
-                                              // a character whose list equals its skin's sends none
+    std::vector<std::uint32_t> setup_lists;   // per skin (no skin first, then the data's skins in order, up to
+                                              // k_max_setup_lists): the draw list of the setup pose with that skin,
+                                              // (slots + 1) / 2 words; a character whose list equals its skin's
+                                              // sends none
     std::uint32_t flags = 0;                  // GpuSkeletonType::flags (sections the type packs)
     std::uint32_t max_vertex_floats = 8;      // largest world_vertices_length of a drawn attachment
     SkeletonFeatures features;
