@@ -174,14 +174,19 @@ TEST(Renderer, vertex_shader_path_draws_the_pixels_of_the_skinning_pass) {
     expect_no_validation_messages(*renderer);
 }
 
+// Adds spineboy-pro, then goblins-pro, to `renderer` as two types; false after recording a failure.
+bool load_spineboy_and_goblins(Renderer& renderer, std::optional<AddedType>& spineboy,
+                               std::optional<AddedType>& goblins) {
+    spineboy = load_type(renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas", "spineboy-pro");
+    goblins = load_type(renderer, "goblins/goblins-pro.skel", "goblins/goblins-pma.atlas", "goblins-pro");
+    return spineboy && goblins;
+}
+
 TEST(Renderer, draws_characters_of_two_types_in_one_frame) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    std::optional<AddedType> spineboy =
-        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas", "spineboy-pro");
-    std::optional<AddedType> goblins =
-        load_type(*renderer, "goblins/goblins-pro.skel", "goblins/goblins-pma.atlas", "goblins-pro");
-    ASSERT_TRUE(spineboy && goblins);
+    std::optional<AddedType> spineboy, goblins;
+    ASSERT_TRUE(load_spineboy_and_goblins(*renderer, spineboy, goblins));
     const SkeletonData& boy = spineboy->data();
     const SkeletonData& goblin = goblins->data();
     const std::uint32_t boy_type = spineboy->type, goblin_type = goblins->type;
@@ -215,11 +220,8 @@ TEST(Renderer, characters_that_send_no_draw_list_draw_their_skins_setup_list_in_
     // one goblin hides its head and sends its list. The CPU path builds its vertices from the poses alone.
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    std::optional<AddedType> spineboy =
-        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas", "spineboy-pro");
-    std::optional<AddedType> goblins =
-        load_type(*renderer, "goblins/goblins-pro.skel", "goblins/goblins-pma.atlas", "goblins-pro");
-    ASSERT_TRUE(spineboy && goblins);
+    std::optional<AddedType> spineboy, goblins;
+    ASSERT_TRUE(load_spineboy_and_goblins(*renderer, spineboy, goblins));
     const SkeletonData& goblin = goblins->data();
     const Index goblin_skin = goblin.skin_names.find("goblin"), girl_skin = goblin.skin_names.find("goblingirl");
     const Index head = goblin.slot_names.find("head");
