@@ -96,9 +96,7 @@ TEST(FramePacker, a_character_in_its_skins_setup_pose_sends_no_draw_list_and_poi
         ASSERT_EQ(t->type.setup_lists.size(), (data.skins.size() + 1) * ((slots + 1) / 2)) << e.binary;
         for (Index skin = k_none; skin < static_cast<Index>(data.skins.size()); ++skin) {
             const std::string where = e.binary.filename().string() + " skin " + std::to_string(skin);
-            SkeletonPose pose = create_pose(data);
-            set_skin(pose, skin);
-            set_to_setup_pose(pose);
+            const SkeletonPose pose = setup_pose(data, skin);
             PackedFrame frame(t->type, data, 1);
             pack_character(t->type, 0, pose, Color{}, frame.cursor);
             const GpuCharacter& header = frame.characters[0];
@@ -123,14 +121,6 @@ void expect_list_sent(const GpuType& t, const SkeletonPose& pose, const std::str
     for (std::uint32_t p = 0; p < slots; ++p)
         EXPECT_EQ(draw_list_entry(t.type, header, frame.words.data(), p), draw_entry(t.type, pose, p))
             << what << " position " << p;
-}
-
-// `data` in the setup pose with `skin`.
-SkeletonPose setup_pose(const SkeletonData& data, Index skin) {
-    SkeletonPose pose = create_pose(data);
-    set_skin(pose, skin);
-    set_to_setup_pose(pose);
-    return pose;
 }
 
 TEST(FramePacker, a_changed_attachment_draw_order_or_sequence_frame_and_a_combined_skin_send_the_draw_list) {

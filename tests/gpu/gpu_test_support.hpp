@@ -64,6 +64,14 @@ inline Index showcase_skin(const SkeletonData& data) {
     return first_other;
 }
 
+// A new pose of `data` with `skin` (or none) in the setup pose.
+inline SkeletonPose setup_pose(const SkeletonData& data, Index skin) {
+    SkeletonPose pose = create_pose(data);
+    set_skin(pose, skin);
+    set_to_setup_pose(pose);
+    return pose;
+}
+
 // One character playing one animation on track 0, stepped as `spinegpu pose` steps (update, apply, physics time,
 // world transforms with Physics::update).
 struct Player {

@@ -227,9 +227,7 @@ TEST(Renderer, characters_that_send_no_draw_list_draw_their_skins_setup_list_in_
     const Index head = goblin.slot_names.find("head");
     ASSERT_TRUE(goblin_skin != k_none && girl_skin != k_none && head != k_none);
     auto posed = [](const SkeletonData& data, Index skin, float x, float y) {
-        SkeletonPose pose = create_pose(data);
-        set_skin(pose, skin);
-        set_to_setup_pose(pose);
+        SkeletonPose pose = setup_pose(data, skin);
         pose.x = x;
         pose.y = y;
         update_world_transform(pose, Physics::pose);

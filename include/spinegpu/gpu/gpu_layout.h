@@ -7,7 +7,7 @@
 //   GpuInfluence     a vertex's bone, weight and position in that bone's space (unweighted vertices: one, weight 1)
 //   GpuBindVertex    a vertex: its influences and its UV in the page array
 //   GpuAttachment    a drawable attachment frame (region, mesh, or one frame of a sequence; clipping polygons too)
-//   GpuSkeletonType  where a type's attachments and setup slot colours start
+//   GpuSkeletonType  where a type's attachments, setup slot colours and setup lists start
 //   GpuSlotSetup     a slot's setup colours, used when the type packs no colour section
 //   setup lists      per type and skin, the draw list of the setup pose with that skin (16-bit ids, two per
 //                    word): a character whose draw list equals its skin's sends none and points at this one
