@@ -4,7 +4,8 @@
 # (at most 0.1% of covered pixels off by more than 2/255) and against the official renderer with the same camera (at
 # most 2% off by more than 24/255), the crowd scene's frames and the draw_a_crowd sample's crowds of small
 # characters, gpu and gpu-tiles against cpu, and gpu-tiles against gpu (at most 0.01%), and the close-ups of
-# bench/closeups. One line per comparison, then a count.
+# bench/closeups (some against lavapipe's raster pipeline, drawn here by SPINEGPU, default build/spinegpu). One line
+# per comparison, then a count.
 #   bash bench/compare_device_renders.sh DIR [EXAMPLES_DIR]
 set -uo pipefail
 dir=$1 examples=${2:-../shared/spine-examples}
@@ -77,16 +78,36 @@ done
 for path in gpu-tiles cpu; do
   compare "mipmap $path vs gpu" "$dir/mipmap-opaque-$path.png" "$dir/mipmap-opaque-gpu.png" 2 0.001
 done
-# Close-ups beyond the tile path's 32-bit grid (bench/closeups/views.tsv says each view's check).
+# Close-ups beyond the tile path's 32-bit grid (bench/closeups/views.tsv says each view's check), and each one's
+# coverage check: the tile path's coverage image (SPINEGPU_DIAGNOSE_TILES=4) opaque black at every pixel.
+closeups=$(mktemp -d)
+trap 'rm -rf "$closeups"' EXIT
+node "$here/bench/closeups/make_fixtures.mjs" "$closeups" || echo "FAIL closeup fixtures"
+info() {  # label a b
+  echo "info $1: $(node "$oracle/compare_images.mjs" "$2" "$3" --threshold 2 --max-fraction 1 --background 336699ff \
+    2>&1 | tail -n 1)"
+}
 while IFS=$'\t' read -r label skeleton size camera check; do
   case $label in '#'*|label|'') continue ;; esac
   a=$dir/closeup-$label.gpu-tiles.png b=$dir/closeup-$label.gpu.png
   case $check in
     paths) compare "closeup $label gpu-tiles vs gpu" "$a" "$b" 2 0.001 336699ff ;;
     exact) compare "closeup $label gpu-tiles vs gpu" "$a" "$b" 2 0 336699ff ;;
-    info) echo "info closeup $label gpu-tiles vs gpu: $(node "$oracle/compare_images.mjs" "$a" "$b" --threshold 2 \
-            --max-fraction 1 --background 336699ff 2>&1 | tail -n 1)" ;;
+    lavapipe)
+      reference=$closeups/$label.lavapipe.png
+      "${SPINEGPU:-$here/build/spinegpu}" render --skeleton "$closeups/$skeleton.json" \
+        --atlas "$closeups/$skeleton.atlas" --animation still --steps 1 --width "$size" --height "$size" \
+        --camera "$camera" --background 336699ff --device llvmpipe --path gpu --out "$reference" >/dev/null
+      compare "closeup $label gpu-tiles vs lavapipe's gpu" "$a" "$reference" 2 0 336699ff
+      info "closeup $label gpu-tiles vs gpu" "$a" "$b" ;;
+    info) info "closeup $label gpu-tiles vs gpu" "$a" "$b" ;;
   esac
+  black=$closeups/black-$size.png
+  [ -f "$black" ] || NODE_PATH=$oracle/node_modules node -e "
+    const { PNG } = require('pngjs'), png = new PNG({ width: $size, height: $size });
+    for (let i = 3; i < png.data.length; i += 4) png.data[i] = 255;
+    require('fs').writeFileSync('$black', PNG.sync.write(png));"
+  compare "closeup $label coverage" "$dir/closeup-$label.coverage.png" "$black" 0 0 ffffffff
 done < "$here/bench/closeups/views.tsv"
 echo "device renders: $((total - failed))/$total comparisons passed"
 [ "$failed" -eq 0 ]

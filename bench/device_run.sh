@@ -4,7 +4,7 @@
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib: libsimdjson, libtbb), the Vulkan
 # loader packages with vulkan-validationlayers (.gl: Debian's .deb files, `apt-get download`) and the Spine examples
 # the checks read (.examples); bench/device_prepare.sh makes all three. Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|targets|sizes|diagnose|tiles|ab|frame|rounds|memory|host|all]
+#   bash bench/device_run.sh [bench|checks|targets|sizes|diagnose|tiles|ab|frame|rounds|memory|host|closeups|all]
 #   (QUICK=1: the diagnosis at 64 px only)
 # targets: the renderer issue's targets for 8,000 spineboy-pro characters (GPU ms, CPU frame, the CPU path's frame
 #     against the tile path's), three runs.
@@ -20,6 +20,8 @@
 # host: does the host's load explain the CPU frame? The machine's CPU layout and cgroup limits, then rounds (until
 #     HOST_S seconds, default 420) of the CPU frame of 8,000 spineboy-pro characters, update in the pack, on 16, 15,
 #     14, 12 and 8 threads, and of the update alone on 1 and 16; every row carries the host's steal share.
+# closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
+#     clipping leaves pixel centres on a shared edge uncovered.
 # ab: the tile rasterizer of every build carried as .devlib/spinegpu* (spinegpu-base: an earlier one, others:
 #     variants), 8,000 spineboys at 64 px, in turn three times, then each one's time split (SPINEGPU_DIAGNOSE_TILES;
 #     QUICK=1: not split).
@@ -107,6 +109,12 @@ if [ "$what" = checks ] || [ "$what" = all ]; then
         --animation still --steps 1 --width "$size" --height "$size" --camera "$camera" --background 336699ff \
         --path $path --validation --out "/tmp/renders/closeup-$label.$path.png" || echo "FAIL closeup $label $path"
     done
+    # The tile path's coverage checked against its edge functions at every pixel (SPINEGPU_DIAGNOSE_TILES=4: opaque
+    # black where they agree, white where not).
+    SPINEGPU_DIAGNOSE_TILES=4 "$bin" render --skeleton ".devlib/closeups/$skeleton.json" \
+      --atlas ".devlib/closeups/$skeleton.atlas" --animation still --steps 1 --width "$size" --height "$size" \
+      --camera "$camera" --path gpu-tiles --validation --out "/tmp/renders/closeup-$label.coverage.png" \
+      || echo "FAIL closeup $label coverage"
   done < bench/closeups/views.tsv
   tar -C /tmp -czf "$out/renders.tgz" --exclude='crowd-*' renders
   (cd /tmp && tar -czf "$out/crowds.tgz" renders/crowd-2000-* renders/crowd-500-*)
@@ -271,6 +279,26 @@ if [ "$what" = sizes ]; then
     for b in $builds; do sizes_bench "$PWD/.devlib/$b" "$b" gpu-tiles | tee -a "$out/sizes.jsonl"; done
   done
   sizes_bench "$bin" spinegpu gpu | tee -a "$out/sizes.jsonl"
+fi
+
+if [ "$what" = closeups ]; then
+  # Where does the raster pipeline leave the pixel centres on the cross's x axis uncovered (session 26: the H200's
+  # did in the cross-O view, 100,000 times magnified)? The cross-O view magnified 10 to 100,000 times through every
+  # path (the CPU path's vertices never pass through the GPU's skinning), and the other cross views through the CPU
+  # path; bench/closeups/crack_report.mjs DIR reads them here.
+  mkdir -p /tmp/closeups
+  cross() {  # name camera path
+    "$bin" render --skeleton .devlib/closeups/cross.json --atlas .devlib/closeups/cross.atlas --animation still \
+      --steps 1 --width 128 --height 128 --camera "$2" --background 336699ff --path "$3" --validation \
+      --out "/tmp/closeups/$1.$3.png" || echo "FAIL $1 $3"
+  }
+  for scale in 10 100 1000 10000 30000 100000 300000; do
+    for path in gpu cpu gpu-vertex gpu-tiles; do cross "cross-O-$scale" "$scale,64.25,64.5" $path; done
+  done
+  for view in cross-N cross-E cross-Otie; do
+    cross "$view" "$(awk -v l="$view" '$1 == l { print $4 }' bench/closeups/views.tsv)" cpu
+  done
+  tar -C /tmp -czf "$out/closeups.tgz" closeups
 fi
 
 if [ "$what" = targets ]; then  # not in all: its file would make nine in $OUT
