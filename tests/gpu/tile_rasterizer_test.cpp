@@ -458,8 +458,8 @@ constexpr const char* k_cross_skeleton = R"({"skeleton": {"spine": "4.2.00"},
 TEST(TileRasterizer, far_edges_through_pixel_centres_follow_the_top_left_rule_as_the_raster_pipeline_does) {
     // The cross magnified 100,000 times in a 128 x 128 target, its outer vertices 10 million pixels away, its x axis
     // on pixel centres (y = 64.5): every pixel centre on it lies exactly on two triangles' edges, and the top-left
-    // rule gives it to the one below. There the raster pipeline's edges are exact, even clipped (the clipped vertex
-    // keeps the axis coordinate), so the two paths must agree on every pixel. (The y axis is put between pixel
+    // rule gives it to the one below. On lavapipe the raster pipeline's edges are exact, even clipped (the clipped
+    // vertex keeps the axis coordinate), so the two paths must agree on every pixel. (The y axis is put between pixel
     // centres, x = 64.25: the root bone's y axis leans by cos(90 degrees) in floats, so its far vertices lie some 0.4
     // pixel off it, and a pixel centre on it would be a near tie that lavapipe's snapped clipped vertices decide.)
     // Views of O (edges with one end beyond the grid) and of each axis 50 units out (both ends beyond it); then the
@@ -501,8 +501,15 @@ TEST(TileRasterizer, far_edges_through_pixel_centres_follow_the_top_left_rule_as
             }
             std::uint32_t drawn = 0, changes = 0;
             const std::uint32_t differing = pixels_between_paths(*renderer, character, camera, k_size, drawn, changes);
-            EXPECT_EQ(differing, 0u) << "pixels off by more than 2/255";
-            EXPECT_EQ(drawn, k_size * k_size);
+            // Pixel centres the raster pipeline gave to no triangle (the cross fills the view). A hardware clipper
+            // may move an edge 10 million pixels long apart for the two triangles sharing it and leave a row of
+            // centres between them (the H200's does in the first view: docs/PERFORMANCE.md, session 26); lavapipe's
+            // clipped edges stay exact. The tile path covers every pixel (the coverage check), so each such gap is
+            // one differing pixel, and no other may differ.
+            const std::uint32_t gaps = k_size * k_size - drawn;
+            if (renderer->device_name().find("llvmpipe") != std::string::npos) EXPECT_EQ(gaps, 0u);
+            EXPECT_LE(gaps, k_size) << "at most a row of centres along an axis";
+            EXPECT_EQ(differing, gaps) << "pixels off by more than 2/255 where the raster pipeline drew";
             EXPECT_GT(changes, 0u) << "the view shows more than one triangle";
         }
         expect_no_validation_messages(*renderer);
