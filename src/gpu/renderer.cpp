@@ -163,6 +163,7 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
 
 const std::string& Renderer::device_name() const { return impl_->context->device_name; }
 bool Renderer::software_device() const { return impl_->context->software; }
+std::uint32_t Renderer::frames_in_flight() const { return impl_->frames_in_flight; }
 std::uint64_t Renderer::validation_messages() const { return impl_->context->validation_messages.load(); }
 std::string Renderer::first_validation_message() const { return impl_->context->first_validation_message; }
 

@@ -27,7 +27,10 @@ struct SceneRenderReport {
     std::string device;
     std::uint32_t characters = 0;
     std::uint32_t culled = 0;       // outside the view in the last frame
+    // Medians over the timed frames: every frame but the first use of each frame slot, which allocates the slot's
+    // buffers (every frame when there are no others).
     double update_ms = 0, pack_ms = 0, record_ms = 0, gpu_ms = -1;
+    std::uint32_t timed_frames = 0;
     std::uint64_t bytes_uploaded = 0;
     std::uint32_t vertices = 0, triangles = 0;
     gpu::Camera2D camera;

@@ -507,7 +507,9 @@ TEST(TileRasterizer, far_edges_through_pixel_centres_follow_the_top_left_rule_as
             // clipped edges stay exact. The tile path covers every pixel (the coverage check), so each such gap is
             // one differing pixel, and no other may differ.
             const std::uint32_t gaps = k_size * k_size - drawn;
-            if (renderer->device_name().find("llvmpipe") != std::string::npos) EXPECT_EQ(gaps, 0u);
+            if (renderer->device_name().find("llvmpipe") != std::string::npos) {
+                EXPECT_EQ(gaps, 0u);
+            }
             EXPECT_LE(gaps, k_size) << "at most a row of centres along an axis";
             EXPECT_EQ(differing, gaps) << "pixels off by more than 2/255 where the raster pipeline drew";
             EXPECT_GT(changes, 0u) << "the view shows more than one triangle";

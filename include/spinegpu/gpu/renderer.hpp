@@ -115,6 +115,8 @@ public:
     const std::string& device_name() const;
     // Whether the device is a CPU implementation (lavapipe).
     bool software_device() const;
+    // How many frames may be in flight at once: frame slots, each with its own per-frame buffers, used in turn.
+    std::uint32_t frames_in_flight() const;
     // Warnings and errors the validation layer reported so far (0 when validation is off), and the first one.
     std::uint64_t validation_messages() const;
     std::string first_validation_message() const;
