@@ -4,8 +4,8 @@
 # (at most 0.1% of covered pixels off by more than 2/255) and against the official renderer with the same camera (at
 # most 2% off by more than 24/255), the crowd scene's frames and the draw_a_crowd sample's crowds of small
 # characters, gpu and gpu-tiles against cpu, and gpu-tiles against gpu (at most 0.01%), and the close-ups of
-# bench/closeups (some against lavapipe's raster pipeline, drawn here by SPINEGPU, default build/spinegpu). One line
-# per comparison, then a count.
+# bench/closeups (some against lavapipe's raster pipeline, drawn here by SPINEGPU, default build/spinegpu: a build of
+# this checkout, which need not be the one the device ran). One line per comparison, then a count.
 #   bash bench/compare_device_renders.sh DIR [EXAMPLES_DIR]
 set -uo pipefail
 dir=$1 examples=${2:-../shared/spine-examples}
@@ -82,7 +82,10 @@ done
 # coverage check: the tile path's coverage image (SPINEGPU_DIAGNOSE_TILES=4) opaque black at every pixel.
 closeups=$(mktemp -d)
 trap 'rm -rf "$closeups"' EXIT
-node "$here/bench/closeups/make_fixtures.mjs" "$closeups" || echo "FAIL closeup fixtures"
+if ! node "$here/bench/closeups/make_fixtures.mjs" "$closeups"; then
+  echo "FAIL closeup fixtures"
+  failed=$((failed + 1)) total=$((total + 1))
+fi
 info() {  # label a b
   echo "info $1: $(node "$oracle/compare_images.mjs" "$2" "$3" --threshold 2 --max-fraction 1 --background 336699ff \
     2>&1 | tail -n 1)"
@@ -95,9 +98,13 @@ while IFS=$'\t' read -r label skeleton size camera check; do
     exact) compare "closeup $label gpu-tiles vs gpu" "$a" "$b" 2 0 336699ff ;;
     lavapipe)
       reference=$closeups/$label.lavapipe.png
-      "${SPINEGPU:-$here/build/spinegpu}" render --skeleton "$closeups/$skeleton.json" \
-        --atlas "$closeups/$skeleton.atlas" --animation still --steps 1 --width "$size" --height "$size" \
-        --camera "$camera" --background 336699ff --device llvmpipe --path gpu --out "$reference" >/dev/null
+      if ! "${SPINEGPU:-$here/build/spinegpu}" render --skeleton "$closeups/$skeleton.json" \
+          --atlas "$closeups/$skeleton.atlas" --animation still --steps 1 --width "$size" --height "$size" \
+          --camera "$camera" --background 336699ff --device llvmpipe --path gpu --out "$reference" >/dev/null; then
+        echo "FAIL closeup $label: no reference from lavapipe (SPINEGPU=${SPINEGPU:-$here/build/spinegpu})"
+        failed=$((failed + 1)) total=$((total + 1))
+        continue
+      fi
       compare "closeup $label gpu-tiles vs lavapipe's gpu" "$a" "$reference" 2 0 336699ff
       info "closeup $label gpu-tiles vs gpu" "$a" "$b" ;;
     info) info "closeup $label gpu-tiles vs gpu" "$a" "$b" ;;

@@ -283,7 +283,7 @@ fi
 
 if [ "$what" = closeups ]; then
   # Where does the raster pipeline leave the pixel centres on the cross's x axis uncovered (session 26: the H200's
-  # did in the cross-O view, 100,000 times magnified)? The cross-O view magnified 10 to 100,000 times through every
+  # did in the cross-O view, 100,000 times magnified)? The cross-O view magnified 10 to 300,000 times through every
   # path (the CPU path's vertices never pass through the GPU's skinning), and the other cross views through the CPU
   # path; bench/closeups/crack_report.mjs DIR reads them here.
   mkdir -p /tmp/closeups

@@ -3,7 +3,7 @@
 // and how many of them show the background (covered by no triangle: a crack along a shared edge); then the background
 // pixels of the other cross views through the CPU path. The cross covers the whole 128 x 128 view, so every
 // background pixel is a pixel centre that no triangle took.
-//   node bench/closeups/crack_report.mjs DIR
+//   node bench/closeups/crack_report.mjs DIR        (DIR: the closeups/ folder that closeups.tgz unpacks into)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
@@ -30,6 +30,10 @@ const backgroundPixels = (image) => {
 
 const scales = fs.readdirSync(dir).map((f) => /^cross-O-(\d+)\.gpu-tiles\.png$/.exec(f)).filter(Boolean)
   .map((m) => Number(m[1])).sort((a, b) => a - b);
+if (scales.length === 0) {
+  console.error(`no cross-O-*.gpu-tiles.png in ${dir}: give the closeups/ folder that closeups.tgz unpacks into`);
+  process.exit(2);
+}
 for (const scale of scales) {
   const tiles = read(`cross-O-${scale}.gpu-tiles.png`);
   const row = [`cross-O x${scale}: tile path background ${backgroundPixels(tiles)}`];

@@ -103,8 +103,9 @@ int run_render(int argc, char** argv) {
         if (!report) return fail(report.error());
         std::printf("%u characters (%u culled) on %s, camera %.9g,%.9g,%.9g; per frame (median of the last %u): "
                     "update %.3f ms, pack %.3f ms, record %.3f ms, GPU %.3f ms, %llu bytes uploaded, %u triangles\n",
-                    report->characters, report->culled, report->device.c_str(), report->camera.scale, report->camera.ox,
-                    report->camera.oy, report->timed_frames, report->update_ms, report->pack_ms, report->record_ms, report->gpu_ms,
+                    report->characters, report->culled, report->device.c_str(), report->camera.scale,
+                    report->camera.ox, report->camera.oy, report->timed_frames, report->update_ms, report->pack_ms,
+                    report->record_ms, report->gpu_ms,
                     static_cast<unsigned long long>(report->bytes_uploaded), report->triangles);
         return 0;
     }

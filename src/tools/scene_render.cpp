@@ -116,9 +116,9 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
     std::vector<double> update_ms, pack_ms, record_ms, gpu_ms;
     std::optional<gpu::Camera2D> camera;
     if (scene.camera_scale) camera = gpu::Camera2D{*scene.camera_scale, *scene.camera_x, *scene.camera_y};
-    // The first frame in each slot allocates the slot's buffers (on the H200, the crowd scene's ten characters took
-    // 1.4 ms of packing by the median of three frames, two of them such; 0.05 ms on lavapipe): left out of the
-    // medians when later frames exist.
+    // The first frame in each slot allocates the slot's buffers, likely why the crowd scene's ten characters took
+    // 1.4 ms of packing on the H200 by the median of three frames, two of them such: left out of the medians when
+    // later frames exist.
     const std::uint32_t warm_up = options.frames > renderer.frames_in_flight() ? renderer.frames_in_flight() : 0;
     report.timed_frames = options.frames - warm_up;
     for (std::uint32_t frame = 1; frame <= options.frames; ++frame) {

@@ -26,7 +26,10 @@ for path in gpu gpu-tiles cpu; do
   # The raptor placed far to the right is outside the view: neither packed nor drawn.
   case $out in *"(1 culled)"*) ;; *) echo "FAIL: --path $path: expected exactly 1 culled character"; exit 1 ;; esac
   # Two frames in flight: the first two frames allocate their slots' buffers and are left out of the timings.
-  case $out in *"per frame (median of the last 1)"*) ;; *) echo "FAIL: --path $path: expected frame 3 alone timed"; exit 1 ;; esac
+  case $out in
+    *"per frame (median of the last 1)"*) ;;
+    *) echo "FAIL: --path $path: expected frame 3 alone timed"; exit 1 ;;
+  esac
 done
 failed=0
 for path in gpu gpu-tiles; do

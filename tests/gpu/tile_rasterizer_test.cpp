@@ -499,19 +499,46 @@ TEST(TileRasterizer, far_edges_through_pixel_centres_follow_the_top_left_rule_as
                 EXPECT_EQ(stats.fragments, k_size * k_size) << "covered pixels checked, each once";
                 continue;
             }
-            std::uint32_t drawn = 0, changes = 0;
-            const std::uint32_t differing = pixels_between_paths(*renderer, character, camera, k_size, drawn, changes);
-            // Pixel centres the raster pipeline gave to no triangle (the cross fills the view). A hardware clipper
-            // may move an edge 10 million pixels long apart for the two triangles sharing it and leave a row of
-            // centres between them (the H200's does in the first view: docs/PERFORMANCE.md, session 26); lavapipe's
-            // clipped edges stay exact. The tile path covers every pixel (the coverage check), so each such gap is
-            // one differing pixel, and no other may differ.
-            const std::uint32_t gaps = k_size * k_size - drawn;
-            if (renderer->device_name().find("llvmpipe") != std::string::npos) {
-                EXPECT_EQ(gaps, 0u);
+            FrameStats stats;
+            std::optional<Image> raster =
+                draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu, stats);
+            std::optional<Image> tiles =
+                draw_image(*renderer, {&character, 1}, camera, k_size, k_size, RenderPath::gpu_tiles, stats);
+            ASSERT_TRUE(raster && tiles);
+            // A pixel centre the raster pipeline gave to no triangle (the cross fills the view) is a gap: a hardware
+            // clipper may move an edge 10 million pixels long apart for the two triangles sharing it and leave the
+            // centres between them uncovered (the H200's does on the x axis left of O in the first view:
+            // docs/PERFORMANCE.md, session 26); lavapipe's clipped edges stay exact. A gap is allowed only there,
+            // off lavapipe, and the tile path must give it to the triangle below, as the next row shows it. (This
+            // branch has not run on hardware yet; the H200's images came from `spinegpu render`.)
+            const bool software = renderer->device_name().find("llvmpipe") != std::string::npos;
+            const std::uint32_t axis_row = static_cast<std::uint32_t>(k_y);
+            auto pixel = [&](const Image& image, std::uint32_t x, std::uint32_t y) {
+                return image.rgba.data() + (std::size_t{y} * k_size + x) * 4;
+            };
+            auto close = [](const std::uint8_t* a, const std::uint8_t* b) {
+                for (int c = 0; c < 4; ++c)
+                    if (std::abs(a[c] - b[c]) > 2) return false;
+                return true;
+            };
+            std::uint32_t differing = 0, gaps = 0, changes = 0;
+            for (std::uint32_t y = 0; y < k_size; ++y) {
+                for (std::uint32_t x = 0; x < k_size; ++x) {
+                    const std::uint8_t* r = pixel(*raster, x, y);
+                    const std::uint8_t* t = pixel(*tiles, x, y);
+                    changes += (x > 0 || y > 0) && r[0] != r[-4] ? 1 : 0;  // against the pixel before it
+                    if (off_background(*raster, std::size_t{y} * k_size + x)) {
+                        differing += close(r, t) ? 0 : 1;
+                        continue;
+                    }
+                    ++gaps;
+                    const bool allowed = !software && &camera == &cameras[0] && y == axis_row &&
+                                         close(t, pixel(*raster, x, y + 1));
+                    differing += allowed ? 0 : 1;
+                }
             }
-            EXPECT_LE(gaps, k_size) << "at most a row of centres along an axis";
-            EXPECT_EQ(differing, gaps) << "pixels off by more than 2/255 where the raster pipeline drew";
+            EXPECT_EQ(differing, 0u) << "pixels off by more than 2/255, or gaps in the raster pipeline's image ("
+                                     << gaps << ") where none is allowed";
             EXPECT_GT(changes, 0u) << "the view shows more than one triangle";
         }
         expect_no_validation_messages(*renderer);
