@@ -4,8 +4,9 @@
 #   .gl        Debian's Vulkan and GL loader packages with vulkan-validationlayers (unpacked there into /)
 #   .devlib    spinegpu and the draw_a_crowd sample built in build-dev (libstdc++ linked in), the shared libraries
 #              of this machine they need that the device lacks (libsimdjson, libtbb), the close-up skeletons of
-#              bench/closeups (in closeups/: made with Node, which the device lacks), and with BASE=COMMIT the same
-#              build of COMMIT as spinegpu-base (without BASE, a spinegpu-base already there stays)
+#              bench/closeups (in closeups/: made with Node, which the device lacks), with BASE=COMMIT the same
+#              build of COMMIT as spinegpu-base (without BASE, a spinegpu-base already there stays), and with
+#              TESTS=1 the GPU test suite (spinegpu_gpu_tests)
 #   .examples  a copy of the Spine examples (SPINE_EXAMPLES, default ../shared/spine-examples)
 # Then send, through the device tool: `bash bench/device_run.sh WHAT` with carry [".gl", ".devlib", ".examples"].
 #   bash bench/device_prepare.sh            (BASE=b7295c0 bash bench/device_prepare.sh: a base build too)
@@ -43,6 +44,16 @@ node bench/closeups/make_fixtures.mjs .devlib/closeups
 for lib in libsimdjson libtbb; do
   cp -L "$(ldd build-dev/spinegpu | awk -v l="$lib" '$1 ~ "^" l "\\." {print $3}')" .devlib/
 done
+# With TESTS=1, the GPU test suite too (spinegpu_gpu_tests, for `bash bench/device_run.sh gtests`), built in
+# build-dev-tests, and the SPIRV-Cross library its layout tests read shaders with.
+if [ -n "${TESTS:-}" ]; then
+  grep -qxF /build-dev-tests/ .git/info/exclude || echo /build-dev-tests/ >> .git/info/exclude
+  cmake -S "$root" -B "$root/build-dev-tests" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPINEGPU_TESTS=ON \
+        -DSPINEGPU_BENCH=OFF "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc" >/dev/null
+  cmake --build build-dev-tests --target spinegpu_gpu_tests >/dev/null
+  cp build-dev-tests/tests/spinegpu_gpu_tests .devlib/
+  cp -L "$(ldd build-dev-tests/tests/spinegpu_gpu_tests | awk '$1 ~ /^libspirv-cross-c-shared\./ {print $3}')" .devlib/
+fi
 if [ -n "${BASE:-}" ]; then
   worktree=/tmp/spinegpu-base-$BASE
   [ -d "$worktree" ] || git worktree add -f "$worktree" "$BASE" >/dev/null

@@ -4,7 +4,7 @@
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib: libsimdjson, libtbb), the Vulkan
 # loader packages with vulkan-validationlayers (.gl: Debian's .deb files, `apt-get download`) and the Spine examples
 # the checks read (.examples); bench/device_prepare.sh makes all three. Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|targets|sizes|diagnose|tiles|ab|frame|rounds|memory|host|closeups|all]
+#   bash bench/device_run.sh [bench|checks|targets|sizes|diagnose|tiles|ab|frame|rounds|memory|host|closeups|gtests|all]
 #   (QUICK=1: the diagnosis at 64 px only)
 # targets: the renderer issue's targets for 8,000 spineboy-pro characters (GPU ms, CPU frame, the CPU path's frame
 #     against the tile path's), three runs.
@@ -20,6 +20,7 @@
 # host: does the host's load explain the CPU frame? The machine's CPU layout and cgroup limits, then rounds (until
 #     HOST_S seconds, default 420) of the CPU frame of 8,000 spineboy-pro characters, update in the pack, on 16, 15,
 #     14, 12 and 8 threads, and of the update alone on 1 and 16; every row carries the host's steal share.
+# gtests: the GPU test suite (spinegpu_gpu_tests, built by device_prepare.sh with TESTS=1) on the hardware driver.
 # closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
 #     clipping leaves pixel centres on a shared edge uncovered.
 # ab: the tile rasterizer of every build carried as .devlib/spinegpu* (spinegpu-base: an earlier one, others:
@@ -164,7 +165,7 @@ fi
 
 if [ "$what" = frame ]; then
   tag() { sed "s/\"path\": \"/\"build\": \"$1\", \"path\": \"/"; }
-  builds=$(cd .devlib && ls spinegpu*)
+  builds=$(cd .devlib && ls spinegpu spinegpu-* 2>/dev/null)
   for round in 1 2 3; do
     for skel in spineboy/spineboy-pro raptor/raptor-pro celestial-circus/celestial-circus-pro; do
       atlas=$E/$(dirname $skel)/$(basename $(dirname $skel))-pma.atlas
@@ -181,7 +182,7 @@ if [ "$what" = frame ]; then
 fi
 
 if [ "$what" = rounds ]; then
-  builds=($(cd .devlib && ls spinegpu*))
+  builds=($(cd .devlib && ls spinegpu spinegpu-* 2>/dev/null))
   start=$SECONDS
   for round in $(seq 1 50); do
     [ $((SECONDS - start)) -gt "${ROUNDS_S:-480}" ] && break
@@ -206,7 +207,7 @@ if [ "$what" = memory ]; then
   # through the bus (the default), in host-cached system memory, or in other system memory
   # (SPINEGPU_DIAGNOSE_HOST_MEMORY); every carried build, three rounds.
   tag() { sed "s/\"path\": \"/\"build\": \"$1\", \"path\": \"/"; }
-  builds=$(cd .devlib && ls spinegpu*)
+  builds=$(cd .devlib && ls spinegpu spinegpu-* 2>/dev/null)
   sb=(--skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" --frames 60 --json)
   for round in 1 2 3; do
     for b in $builds; do
@@ -248,7 +249,7 @@ if [ "$what" = ab ]; then
       --characters 8000 --frames 60 --threads 16 --paths gpu-tiles --json \
       | sed "s/\"path\": \"/\"build\": \"$2\", \"path\": \"/"
   }
-  builds=$(cd .devlib && ls spinegpu*)
+  builds=$(cd .devlib && ls spinegpu spinegpu-* 2>/dev/null)
   for round in 1 2 3; do
     for b in $builds; do ab_bench "$PWD/.devlib/$b" "$b" | tee -a "$out/ab.jsonl"; done
   done
@@ -274,11 +275,19 @@ if [ "$what" = sizes ]; then
         | sed "s/\"path\": \"/\"build\": \"$2\", \"pixels\": $px, \"path\": \"/"
     done
   }
-  builds=$(cd .devlib && ls spinegpu*)
+  builds=$(cd .devlib && ls spinegpu spinegpu-* 2>/dev/null)
   for round in 1 2 3; do
     for b in $builds; do sizes_bench "$PWD/.devlib/$b" "$b" gpu-tiles | tee -a "$out/sizes.jsonl"; done
   done
   sizes_bench "$bin" spinegpu gpu | tee -a "$out/sizes.jsonl"
+fi
+
+if [ "$what" = gtests ]; then
+  # The GPU test suite on the hardware driver (device_prepare.sh with TESTS=1), validation on as in `make test`. The
+  # tests that compare with the official renderer need Node, which the device lacks: they skip.
+  SPINE_EXAMPLES=$E ./.devlib/spinegpu_gpu_tests --gtest_brief=1 --gtest_output="xml:$out/gtests.xml" 2>&1 \
+    | tail -n 200 > "$out/gtests.txt"
+  tail -n 5 "$out/gtests.txt"
 fi
 
 if [ "$what" = closeups ]; then
