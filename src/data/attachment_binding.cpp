@@ -4,8 +4,10 @@
 #include "spinegpu/data/attachment_binding.hpp"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "../core/spine_math.hpp"
 
@@ -134,6 +136,9 @@ std::string sequence_frame_path(std::string_view path, const SequenceData& seque
 Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas) {
     AtlasBinding binding;
     binding.frames.resize(skeleton.attachments.size());
+    // A missing region is reported with the others missing, so that one run lists what the atlas lacks.
+    std::optional<Error> first_missing;
+    std::vector<std::string> more_missing;
 
     for (std::size_t i = 0; i < skeleton.attachments.size(); ++i) {
         const AttachmentData& a = skeleton.attachments[i];
@@ -185,9 +190,14 @@ Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas
         for (std::int32_t f = 0; f < frame_count; ++f) {
             const std::string frame_path = sequence ? sequence_frame_path(path, *sequence, f) : std::string(path);
             const Index region_index = atlas.find_region(frame_path);
-            if (region_index == k_none)
-                return fail("region \"" + frame_path + "\" (attachment \"" + std::string(name) +
-                            "\") not found in atlas " + atlas.file);
+            if (region_index == k_none) {
+                if (!first_missing)
+                    first_missing = fail("region \"" + frame_path + "\" (attachment \"" + std::string(name) +
+                                         "\") not found in atlas " + atlas.file);
+                else
+                    more_missing.push_back(frame_path);
+                break;
+            }
             const AtlasRegion& region = atlas.regions[static_cast<std::size_t>(region_index)];
             const AtlasPage& page = atlas.pages[static_cast<std::size_t>(region.page)];
             if (page.width == 0 || page.height == 0)
@@ -205,6 +215,15 @@ Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas
             }
             binding.regions.push_back(bound);
         }
+    }
+    if (first_missing) {
+        if (!more_missing.empty()) {
+            std::string& what = first_missing->what;
+            what += "; " + std::to_string(more_missing.size()) + " more missing:";
+            for (std::size_t k = 0; k < more_missing.size() && k < 8; ++k) what += " \"" + more_missing[k] + "\"";
+            if (more_missing.size() > 8) what += " ...";
+        }
+        return *first_missing;
     }
     return binding;
 }

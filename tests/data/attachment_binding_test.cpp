@@ -379,6 +379,18 @@ TEST(AttachmentBinding, missing_region_error_names_path_attachment_and_atlas) {
               "region \"wing04\" (attachment \"left-wing\") not found in atlas spineboy.atlas");
 }
 
+TEST(AttachmentBinding, missing_region_error_lists_the_other_missing_regions) {
+    Atlas atlas = test_atlas("spineboy.atlas");
+    SkeletonBuilder b;
+    b.region("head", "head", 0, 0, 10, 10);
+    b.region("eye", "eye", 0, 0, 10, 10);
+    b.region("mouth", "mouth", 0, 0, 10, 10);
+    Result<AtlasBinding> binding = bind_atlas(b.finish(), atlas);
+    ASSERT_FALSE(binding.ok());
+    EXPECT_EQ(binding.error().what, "region \"head\" (attachment \"head\") not found in atlas spineboy.atlas; 2 more "
+                                    "missing: \"eye\" \"mouth\"");
+}
+
 TEST(AttachmentBinding, missing_region_error_uses_spines_attachment_name) {
     Atlas atlas = test_atlas("goblins.atlas");
     SkeletonBuilder b;
