@@ -40,10 +40,20 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string path_name = argc > 5 ? argv[5] : "gpu";
+    if (path_name != "gpu" && path_name != "cpu" && path_name != "gpu-tiles") {
+        std::fprintf(stderr, "draw_a_crowd: the path is gpu, cpu or gpu-tiles, not \"%s\"\n", path_name.c_str());
+        return 2;
+    }
     const gpu::RenderPath path = path_name == "cpu"         ? gpu::RenderPath::cpu
                                  : path_name == "gpu-tiles" ? gpu::RenderPath::gpu_tiles
                                                             : gpu::RenderPath::gpu;
-    const int count = argc > 6 ? std::max(1, std::atoi(argv[6])) : 400;
+    char* end = nullptr;
+    const long requested = argc > 6 ? std::strtol(argv[6], &end, 10) : 400;
+    if (argc > 6 && (*argv[6] == '\0' || *end != '\0' || requested < 1 || requested > 100000)) {
+        std::fprintf(stderr, "draw_a_crowd: CHARACTERS is a whole number from 1 to 100000, not \"%s\"\n", argv[6]);
+        return 2;
+    }
+    const int count = static_cast<int>(requested);
 
     // README: begin crowd
     Result<SkeletonData> skeleton = load_skeleton_file(argv[1]);

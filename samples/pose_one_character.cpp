@@ -18,7 +18,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: pose_one_character SKELETON ANIMATION STEPS\n");
         return 2;
     }
-    const int steps = std::atoi(argv[3]);
+    char* end = nullptr;
+    const long requested = std::strtol(argv[3], &end, 10);
+    if (*argv[3] == '\0' || *end != '\0' || requested < 0 || requested > 1000000) {
+        std::fprintf(stderr, "pose_one_character: STEPS is a whole number from 0 to 1000000, not \"%s\"\n", argv[3]);
+        return 2;
+    }
+    const int steps = static_cast<int>(requested);
     // README: begin pose
     Result<SkeletonData> skeleton = load_skeleton_file(argv[1]);   // .json or .skel
     if (!skeleton) { std::fprintf(stderr, "%s\n", skeleton.error().message().c_str()); return 1; }

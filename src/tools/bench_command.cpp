@@ -17,6 +17,7 @@
 
 #include "cli_args.hpp"
 #include "commands.hpp"
+#include "usage.hpp"
 #include "bench_rows.hpp"
 #include "host_load.hpp"
 #include "json_writer.hpp"
@@ -54,12 +55,6 @@ Crowd make_crowd(const SkeletonData& data, std::size_t count, Index skin) {
 }
 
 namespace {
-
-const char* const k_bench_usage =
-    "usage: spinegpu bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T]\n"
-    "                      [--paths update,gpu,cpu,gpu-vertex,gpu-tiles] [--backend pool|tbb]\n"
-    "                      [--width W --height H] [--device NAME] [--character-pixels P] [--skin NAME]\n"
-    "                      [--update-in-pack] [--json]\n";
 
 // Times the runtime update of `count` characters with `threads` threads: F frames after a warm-up, each frame the
 // batch plus the delivery of its notifications. `steal` gets the host's steal share over those frames.
@@ -238,18 +233,6 @@ void print_table(const std::vector<BenchRow>& rows) {
     if (most_steal) std::printf("\nhost steal time: at most %.1f%% of CPU time during a row's frames\n", *most_steal);
 }
 
-// Parses a positive integer that fits `max`; nullopt otherwise.
-std::optional<std::uint64_t> parse_positive(std::string_view text, std::uint64_t max) {
-    if (text.empty() || text.size() > 12) return std::nullopt;
-    std::uint64_t value = 0;
-    for (char c : text) {
-        if (c < '0' || c > '9') return std::nullopt;
-        value = value * 10 + static_cast<std::uint64_t>(c - '0');
-    }
-    if (value == 0 || value > max) return std::nullopt;
-    return value;
-}
-
 std::vector<std::string_view> split_commas(std::string_view text) {
     std::vector<std::string_view> parts;
     for (std::size_t start = 0;;) {
@@ -268,7 +251,7 @@ std::string file_stem(const std::string& path) {
 }
 
 int usage(const std::string& message) {
-    std::fprintf(stderr, "spinegpu bench: %s\n%s", message.c_str(), k_bench_usage);
+    std::fprintf(stderr, "spinegpu bench: %s\n%s", message.c_str(), command_usage("bench"));
     return 2;
 }
 
@@ -291,7 +274,7 @@ int run_bench(int argc, char** argv) {
 
     std::vector<std::size_t> counts;
     for (std::string_view part : split_commas(*counts_text)) {
-        const std::optional<std::uint64_t> n = parse_positive(part, 10'000'000);
+        const std::optional<std::uint32_t> n = parse_whole(std::string(part), 1, 10'000'000);
         if (!n)
             return usage("--characters needs whole numbers from 1 to 10000000 separated by commas, got \"" +
                          *counts_text + "\"");
@@ -301,13 +284,13 @@ int run_bench(int argc, char** argv) {
     BenchSetup setup;
     setup.skeleton_name = file_stem(*skeleton_path);
     if (std::optional<std::string> text = args->get("--frames")) {
-        const std::optional<std::uint64_t> n = parse_positive(*text, 1'000'000);
+        const std::optional<std::uint32_t> n = parse_whole(text, 1, 1'000'000);
         if (!n) return usage("--frames needs a positive integer, got \"" + *text + "\"");
         setup.frames = static_cast<std::uint32_t>(*n);
     }
     setup.threads = std::max(1u, std::thread::hardware_concurrency());
     if (std::optional<std::string> text = args->get("--threads")) {
-        const std::optional<std::uint64_t> n = parse_positive(*text, 1024);
+        const std::optional<std::uint32_t> n = parse_whole(text, 1, 1024);
         if (!n) return usage("--threads needs an integer from 1 to 1024, got \"" + *text + "\"");
         setup.threads = static_cast<unsigned>(*n);
     }
@@ -317,9 +300,10 @@ int run_bench(int argc, char** argv) {
         else return usage("--backend is pool or tbb, got \"" + *text + "\"");
         if (!has_thread_backend(setup.backend)) return usage("--backend " + *text + ": this build has no oneTBB");
     }
+    if (args->has("--width") != args->has("--height")) return usage("--width and --height go together");
     for (const char* flag : {"--width", "--height"}) {
         if (std::optional<std::string> text = args->get(flag)) {
-            const std::optional<std::uint64_t> n = parse_positive(*text, 16384);
+            const std::optional<std::uint32_t> n = parse_whole(text, 1, 16384);
             if (!n) return usage(std::string(flag) + " needs an integer from 1 to 16384, got \"" + *text + "\"");
             (std::string_view(flag) == "--width" ? setup.width : setup.height) = static_cast<std::uint32_t>(*n);
         }
@@ -338,10 +322,16 @@ int run_bench(int argc, char** argv) {
         if (!found->run) return usage("path " + std::string(name) + ": " + found->missing);
         if (std::find(paths.begin(), paths.end(), found) == paths.end()) paths.push_back(found);
     }
+    // The renderer's options mean nothing to the runtime update alone: say so rather than ignore them.
+    if (paths.size() == 1 && paths[0] == &k_paths[0])
+        for (const char* flag : {"--width", "--device", "--character-pixels", "--update-in-pack"})
+            if (args->has(flag))
+                return usage(std::string(flag) + " is for the renderer's paths (gpu, cpu, gpu-vertex, gpu-tiles); " +
+                             "--paths update times the runtime alone");
 
     setup.device = args->get("--device").value_or("");
     if (std::optional<std::string> text = args->get("--character-pixels")) {
-        const std::optional<std::uint64_t> n = parse_positive(*text, 4096);
+        const std::optional<std::uint32_t> n = parse_whole(text, 1, 4096);
         if (!n) return usage("--character-pixels needs an integer from 1 to 4096, got \"" + *text + "\"");
         setup.character_pixels = static_cast<float>(*n);
     }

@@ -17,6 +17,8 @@ public:
     void add(const SkeletonPose& pose, const AtlasBinding& binding);
     // False once some bounds added were not finite (world transforms that overflowed): no camera fits them.
     bool finite() const { return finite_; }
+    // False until some pose added showed an attachment.
+    bool any() const { return any_; }
     // The camera that fits everything added into width x height with a 5% margin, centred; with nothing added, scale
     // 1 and the world origin at the image's centre.
     gpu::Camera2D camera(std::uint32_t width, std::uint32_t height) const;

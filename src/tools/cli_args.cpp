@@ -1,6 +1,7 @@
 #include "cli_args.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace spinegpu::tools {
@@ -59,22 +60,25 @@ bool CliArgs::has(std::string_view flag) const {
 }
 
 std::optional<double> parse_number(const std::string& text) {
-    try {
-        std::size_t used = 0;
-        double value = std::stod(text, &used);
-        if (used != text.size() || !std::isfinite(value)) return std::nullopt;
-        return value;
-    } catch (...) {
-        return std::nullopt;
-    }
+    // from_chars takes plain decimal only: no leading space or '+', no hexadecimal, and all of the text must be used.
+    double value = 0;
+    const char* end = text.data() + text.size();
+    const std::from_chars_result r = std::from_chars(text.data(), end, value);
+    if (r.ec != std::errc() || r.ptr != end || !std::isfinite(value)) return std::nullopt;
+    return value;
 }
 
 std::optional<std::uint32_t> parse_whole(const std::optional<std::string>& text, std::uint32_t low,
                                          std::uint32_t high) {
-    if (!text) return std::nullopt;
-    std::optional<double> v = parse_number(*text);
-    if (!v || *v < low || *v > high || *v != std::floor(*v)) return std::nullopt;
-    return static_cast<std::uint32_t>(*v);
+    // Digits only ("16", not "0x10", "16.0" or "+16"); ten digits at most, so the sum cannot overflow.
+    if (!text || text->empty() || text->size() > 10) return std::nullopt;
+    std::uint64_t value = 0;
+    for (char ch : *text) {
+        if (ch < '0' || ch > '9') return std::nullopt;
+        value = value * 10 + static_cast<std::uint64_t>(ch - '0');
+    }
+    if (value < low || value > high) return std::nullopt;
+    return static_cast<std::uint32_t>(value);
 }
 
 }  // namespace spinegpu::tools

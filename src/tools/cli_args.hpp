@@ -27,10 +27,11 @@ private:
     std::vector<std::pair<std::string, std::string>> flags_;
 };
 
-// A whole option value as a finite number ("0.5", "1e-3"); nullopt for anything else.
+// A whole option value as a finite decimal number ("0.5", "-2", "1e-3"); nullopt for anything else ("0x10", " 1").
 std::optional<double> parse_number(const std::string& text);
 
-// A finite whole number from `low` to `high`; nullopt for anything else, or when `text` is absent.
+// A whole number written in decimal digits alone, from `low` to `high`; nullopt for anything else ("0x10", "5.0",
+// "1e3"), or when `text` is absent.
 std::optional<std::uint32_t> parse_whole(const std::optional<std::string>& text, std::uint32_t low,
                                          std::uint32_t high);
 

@@ -8,6 +8,7 @@
 
 #include "cli_args.hpp"
 #include "commands.hpp"
+#include "usage.hpp"
 #include "scene_render.hpp"
 #include "skeleton_report.hpp"
 #include "spinegpu/data/attachment_binding.hpp"
@@ -84,27 +85,23 @@ int run_demo(int argc, char** argv) {
     std::string error;
     std::optional<CliArgs> args = CliArgs::parse(
         argc, argv, 2, {"--export", "--out", "--characters", "--frames", "--device"}, {"--validation"}, error);
-    const char* const usage =
-        "usage: spinegpu demo [--out DIR] [--characters N] [--frames F] [--device NAME] [--validation]\n"
-        "       spinegpu demo --export DIR\n";
-    if (!args || !args->positional().empty()) {
-        std::fprintf(stderr, "spinegpu demo: %s\n%s", args ? "unexpected argument" : error.c_str(), usage);
+    auto usage_error = [](const std::string& why) {
+        std::fprintf(stderr, "spinegpu demo: %s\n%s", why.c_str(), command_usage("demo"));
         return 2;
-    }
-    if (std::optional<std::string> dir = args->get("--export")) return export_rig(*dir);
-    auto count_of = [&](const char* flag, std::uint32_t fallback) -> std::optional<std::uint32_t> {
-        std::optional<std::string> text = args->get(flag);
-        if (!text) return fallback;
-        char* end = nullptr;
-        unsigned long v = std::strtoul(text->c_str(), &end, 10);
-        if (text->empty() || *end != '\0' || v < 1 || v > 1000000) return std::nullopt;
-        return static_cast<std::uint32_t>(v);
     };
-    std::optional<std::uint32_t> characters = count_of("--characters", 400), frames = count_of("--frames", 30);
-    if (!characters || !frames) {
-        std::fprintf(stderr, "spinegpu demo: --characters and --frames need whole numbers from 1\n%s", usage);
-        return 2;
+    if (!args) return usage_error(error);
+    if (!args->positional().empty()) return usage_error("unexpected argument \"" + args->positional()[0] + "\"");
+    if (std::optional<std::string> dir = args->get("--export")) {
+        for (const char* flag : {"--out", "--characters", "--frames", "--device", "--validation"})
+            if (args->has(flag)) return usage_error(std::string(flag) + " draws a crowd; --export only writes the rig");
+        return export_rig(*dir);
     }
+    // Bounded so that a mistyped count is refused at once, before anything is built (a million characters took 8 GB).
+    std::optional<std::uint32_t> characters =
+        args->has("--characters") ? parse_whole(args->get("--characters"), 1, 100000) : 400u;
+    if (!characters) return usage_error("--characters needs a whole number from 1 to 100000");
+    std::optional<std::uint32_t> frames = args->has("--frames") ? parse_whole(args->get("--frames"), 1, 10000) : 30u;
+    if (!frames) return usage_error("--frames needs a whole number from 1 to 10000");
     const std::string out = args->get("--out").value_or("out");
 
     // The rig, loaded from memory, described with its load times.

@@ -3,6 +3,7 @@
 
 #include "cli_args.hpp"
 #include "commands.hpp"
+#include "usage.hpp"
 #include "skeleton_report.hpp"
 #include "spinegpu/data/attachment_binding.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
@@ -13,8 +14,8 @@ int run_info(int argc, char** argv) {
     std::string error;
     std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2, {"--atlas"}, {"--json"}, error);
     if (!args || args->positional().size() != 1) {
-        std::fprintf(stderr, "spinegpu info: %s\nusage: spinegpu info SKELETON [--atlas ATLAS] [--json]\n",
-                     args ? "expected one skeleton file" : error.c_str());
+        std::fprintf(stderr, "spinegpu info: %s\n%s", args ? "expected one skeleton file" : error.c_str(),
+                     command_usage("info"));
         return 2;
     }
     const std::string& path = args->positional()[0];

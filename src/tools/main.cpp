@@ -5,40 +5,41 @@
 #include <string_view>
 
 #include "commands.hpp"
+#include "usage.hpp"
 
 namespace {
 
-const char* const k_usage =
-    "usage: spinegpu COMMAND [options]\n"
-    "\n"
-    "commands:\n"
-    "  info SKELETON [--atlas ATLAS] [--json]   describe a skeleton export (.json or .skel) and its atlas\n"
-    "  pose --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME] [--steps N] [--dt D]\n"
-    "       [--every K]                         print world transforms, slots and events per step (JSON lines)\n"
-    "  bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T]\n"
-    "        [--paths update,gpu,cpu,gpu-vertex,gpu-tiles] [--backend pool|tbb] [--json]\n"
-    "                                           time the runtime update and the renderer's paths (see README)\n"
-    "  render --skeleton S --atlas A (--animation NAME | --schedule FILE) --width W --height H\n"
-    "         (--camera SCALE,OX,OY | --fit) [--path gpu|cpu|gpu-vertex|gpu-tiles] --out FILE.png\n"
-    "                                           draw a pose (see README); render --scene draws a crowd\n"
-    "  demo [--out DIR] [--characters N] [--frames F] [--device NAME] [--validation]\n"
-    "                                           draw a crowd of the embedded demo rig, with timings\n"
-    "  demo --export DIR                        write the embedded demo rig's files\n"
-    "  help                                     this text (also COMMAND --help)\n"
-    "  version                                  the version of spinegpu (also --version)\n";
+using spinegpu::tools::command_usage;
+using spinegpu::tools::k_general_usage;
+
+// A usage error for an argument that a command without options was given.
+int unexpected(const char* argument) {
+    std::fprintf(stderr, "spinegpu: unexpected argument \"%s\"\n\n%s", argument, k_general_usage);
+    return 2;
+}
 
 // Runs one command.
 int run(int argc, char** argv) {
     std::string_view command = argv[1];
-    // Help wherever it is asked for: every command's options are in the one usage text.
-    bool help = command == "help";
-    for (int i = 1; i < argc; ++i)
-        help = help || std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0;
-    if (help) {
-        std::fputs(k_usage, stdout);
+    // Help wherever it is asked for: `help COMMAND` and `COMMAND --help` print that command's every option.
+    if (command == "help" || command == "--help" || command == "-h") {
+        if (argc > 3) return unexpected(argv[3]);
+        const char* text = argc == 3 ? command_usage(argv[2]) : k_general_usage;
+        if (!text) {
+            std::fprintf(stderr, "spinegpu help: unknown command \"%s\"\n\n%s", argv[2], k_general_usage);
+            return 2;
+        }
+        std::fputs(text, stdout);
+        return 0;
+    }
+    for (int i = 2; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--help") != 0 && std::strcmp(argv[i], "-h") != 0) continue;
+        const char* text = command_usage(command);
+        std::fputs(text ? text : k_general_usage, stdout);
         return 0;
     }
     if (command == "version" || command == "--version") {
+        if (argc > 2) return unexpected(argv[2]);
         std::printf("spinegpu %s\n", SPINEGPU_VERSION);
         return 0;
     }
@@ -51,7 +52,7 @@ int run(int argc, char** argv) {
         std::fputs("spinegpu view: not built yet (the window is the next step; render draws headless)\n", stderr);
         return 2;
     }
-    std::fprintf(stderr, "spinegpu: unknown command \"%s\"\n\n%s", argv[1], k_usage);
+    std::fprintf(stderr, "spinegpu: unknown command \"%s\"\n\n%s", argv[1], k_general_usage);
     return 2;
 }
 
@@ -59,7 +60,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fputs(k_usage, stderr);
+        std::fputs(k_general_usage, stderr);
         return 2;
     }
     try {

@@ -7,6 +7,7 @@
 
 #include "cli_args.hpp"
 #include "commands.hpp"
+#include "usage.hpp"
 #include "json_writer.hpp"
 #include "schedule_player.hpp"
 #include "spinegpu/core/file.hpp"
@@ -15,10 +16,6 @@
 
 namespace spinegpu::tools {
 namespace {
-
-const char* const k_pose_usage =
-    "usage: spinegpu pose --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME]\n"
-    "                     [--steps N] [--dt SECONDS] [--every K]\n";
 
 const char* notification_name(StateNotification::Type type) {
     switch (type) {
@@ -103,7 +100,6 @@ void write_pose_line(JsonWriter& w, std::uint32_t step, double time, const Skele
     w.end_object();
 }
 
-
 }  // namespace
 
 int run_pose(int argc, char** argv) {
@@ -112,7 +108,7 @@ int run_pose(int argc, char** argv) {
         argc, argv, 2, {"--skeleton", "--atlas", "--animation", "--schedule", "--skin", "--steps", "--dt", "--every"},
         {}, error);
     auto usage = [&](const std::string& why) {
-        std::fprintf(stderr, "spinegpu pose: %s\n%s", why.c_str(), k_pose_usage);
+        std::fprintf(stderr, "spinegpu pose: %s\n%s", why.c_str(), command_usage("pose"));
         return 2;
     };
     if (!args) return usage(error);
@@ -120,15 +116,12 @@ int run_pose(int argc, char** argv) {
     std::optional<std::string> skeleton_path = args->get("--skeleton"), atlas_path = args->get("--atlas");
     if (!skeleton_path || !atlas_path) return usage("--skeleton and --atlas are required");
     if (args->has("--animation") == args->has("--schedule")) return usage("give one of --animation and --schedule");
-    std::optional<double> steps = args->has("--steps") ? parse_number(*args->get("--steps")) : 60.0;
+    std::optional<std::uint32_t> steps =
+        args->has("--steps") ? parse_whole(args->get("--steps"), 0, 4294967295u) : 60u;
     std::optional<double> dt = args->has("--dt") ? parse_number(*args->get("--dt")) : 0.016666666666666666;
-    std::optional<double> every = args->has("--every") ? parse_number(*args->get("--every")) : 1.0;
-    // (The range is checked before the conversion: a double past the type's range does not convert.)
-    auto whole = [](const std::optional<double>& v, double low) {
-        return v && *v >= low && *v <= 4294967295.0 && *v == std::floor(*v);
-    };
-    if (!whole(steps, 0)) return usage("--steps needs a whole number from 0 to 4294967295");
-    if (!whole(every, 1)) return usage("--every needs a whole number from 1 to 4294967295");
+    std::optional<std::uint32_t> every = args->has("--every") ? parse_whole(args->get("--every"), 1, 4294967295u) : 1u;
+    if (!steps) return usage("--steps needs a whole number from 0 to 4294967295");
+    if (!every) return usage("--every needs a whole number from 1 to 4294967295");
     if (!dt || !(*dt >= 0) || *dt > 3600) return usage("--dt needs a number of seconds from 0 to 3600");
 
     auto fail = [](const Error& e) {
@@ -164,7 +157,7 @@ int run_pose(int argc, char** argv) {
     std::vector<float> scratch(largest);
     std::vector<StateNotification> pending;
     JsonWriter w;
-    auto step_count = static_cast<std::uint32_t>(*steps), stride = static_cast<std::uint32_t>(*every);
+    const std::uint32_t step_count = *steps, stride = *every;
     for (std::uint32_t step = 1; step <= step_count; ++step) {
         player.run_step(step, *dt);
         pending.insert(pending.end(), player.state.notifications.begin(), player.state.notifications.end());

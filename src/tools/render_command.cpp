@@ -10,6 +10,7 @@
 #include "camera_fit.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
+#include "usage.hpp"
 #include "scene_render.hpp"
 #include "schedule_player.hpp"
 #include "skeleton_assets.hpp"
@@ -18,16 +19,6 @@
 
 namespace spinegpu::tools {
 namespace {
-
-const char* const k_render_usage =
-    "usage: spinegpu render --skeleton S --atlas A (--animation NAME | --schedule FILE) [--skin NAME] [--steps N]\n"
-    "                       [--dt D] --width W --height H (--camera SCALE,OX,OY | --fit)\n"
-    "                       [--background RRGGBBAA] [--path gpu|cpu|gpu-vertex|gpu-tiles] [--device NAME]\n"
-    "                       [--validation] --out FILE.png\n"
-    "       spinegpu render --scene SCENE.json [--frames N] [--path gpu|cpu|gpu-vertex|gpu-tiles] [--device NAME]\n"
-    "                       [--validation] --out DIR\n";
-
-
 
 const char* const k_path_choices = "--path is gpu, cpu, gpu-vertex or gpu-tiles";
 
@@ -66,7 +57,7 @@ int run_render(int argc, char** argv) {
          "--camera", "--background", "--path", "--out", "--device", "--scene", "--frames"},
         {"--fit", "--validation"}, error);
     auto usage = [&](const std::string& why) {
-        std::fprintf(stderr, "spinegpu render: %s\n%s", why.c_str(), k_render_usage);
+        std::fprintf(stderr, "spinegpu render: %s\n%s", why.c_str(), command_usage("render"));
         return 2;
     };
     auto fail = [](const Error& e) {
@@ -179,6 +170,9 @@ int run_render(int argc, char** argv) {
         return fail(make_error(*skeleton_path, "--fit", "the pose's bounds are not finite (its world transforms "
                                                         "overflowed), so no camera fits them"));
     if (fitted) camera = fit.camera(*width, *height);
+    if (fitted && !fit.any())
+        std::fprintf(stderr, "spinegpu render: %s: the pose shows no attachment (in this skin, at this time), so --fit "
+                             "has nothing to frame: the image is the background alone\n", skeleton_path->c_str());
 
     gpu::RendererDesc desc;
     desc.device = args->get("--device").value_or("");

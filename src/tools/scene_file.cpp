@@ -194,7 +194,8 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
         }
         f.string_field("animation", ch.animation);
         f.string_field("schedule", ch.schedule);
-        if (ch.animation.empty() == ch.schedule.empty()) f.fail("", "needs one of \"animation\" and \"schedule\"");
+        if (ch.animation.empty() == ch.schedule.empty())
+            f.fail("", "needs exactly one of \"animation\" and \"schedule\"");
         if (!ch.schedule.empty()) ch.schedule = resolve(file, ch.schedule);
         // (One update of `start` seconds: physics then takes start x 60 fixed steps, so an hour at most.)
         f.number_field("start", ch.start, 0, 3600);

@@ -108,8 +108,6 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
     std::vector<gpu::CharacterDraw> draws;
     for (std::size_t i : order) draws.push_back({&actors[i].player->pose, actors[i].type, actors[i].tint});
 
-    std::error_code ec;
-    if (options.write_images) std::filesystem::create_directories(options.out_dir, ec);
     SceneRenderReport report;
     report.device = renderer.device_name();
     report.characters = static_cast<std::uint32_t>(actors.size());
@@ -140,7 +138,9 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
         }
         Result<gpu::FrameStats> stats = renderer.draw(draws, *camera, scene.width, scene.height, scene.background,
                                                       options.path);
-        if (!stats) return stats.error();
+        // A refusal (the vertex-shader path and a draw-order timeline, a crowd past the limits) names the scene.
+        if (!stats)
+            return make_error(scene.file, "frame " + std::to_string(frame), stats.error().message());
         std::optional<Image> image;
         if (options.write_images) {
             Result<Image> read = renderer.read_back();
@@ -160,6 +160,9 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
         report.triangles = done->triangles;
         report.culled = done->culled;
         if (!image) continue;
+        // The folder is made only once there is a frame to put in it.
+        if (std::error_code ec; frame == 1 && !std::filesystem::create_directories(options.out_dir, ec) && ec)
+            return make_error(options.out_dir, "", "cannot create the folder: " + ec.message());
         char name[32];
         std::snprintf(name, sizeof name, "frame-%04u.png", frame);
         const std::string path = (std::filesystem::path(options.out_dir) / name).string();

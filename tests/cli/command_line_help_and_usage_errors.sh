@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The command line's own answers: help and version on stdout with exit code 0 (also as COMMAND --help), and usage
-# errors with exit code 2 for a flag given twice, a flag a scene makes meaningless, a --dt past an hour, counts
+# The command line's own answers: help and version on stdout with exit code 0 (each command's every option with help
+# COMMAND or COMMAND --help), and usage errors with exit code 2 for a flag given twice, numbers not in plain decimal,
+# the demo's bounds, options the work would ignore, a flag a scene makes meaningless, a --dt past an hour, counts
 # past their range (naming it), an image that is not a .png and the window that is not built yet; a directory given
 # as a file is a read error (exit code 1) that says so.
 # usage: command_line_help_and_usage_errors.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
@@ -10,10 +11,32 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-for args in "help" "--help" "render --help" "bench -h"; do
+for args in "help" "--help" "view --help"; do
   out=$("$bin" $args 2>/dev/null) || fail "spinegpu $args: exit code $?"
-  [[ $out == *"usage: spinegpu COMMAND"* && $out == *"render --skeleton"* ]] || fail "spinegpu $args printed: $out"
+  [[ $out == *"usage: spinegpu COMMAND"* && $out == *"render --scene"* ]] || fail "spinegpu $args printed: $out"
 done
+# A command's help lists every option the README gives it: `help COMMAND`, `COMMAND --help` and `COMMAND -h` alike.
+expect_help() {
+  local command=$1 option out
+  shift
+  for args in "help $command" "$command --help" "$command --skeleton x -h"; do
+    out=$("$bin" $args 2>/dev/null) || fail "spinegpu $args: exit code $?"
+    for option in "$@"; do
+      [[ $out == *"$option"* ]] || fail "spinegpu $args lacks $option: $out"
+    done
+  done
+}
+expect_help info --atlas --json
+expect_help pose --skeleton --atlas --animation --schedule --skin --steps --dt --every
+expect_help render --skeleton --atlas --animation --schedule --skin --steps --dt --width --height --camera --fit \
+  --background --path --device --validation --out "--scene SCENE.json" --frames
+expect_help bench --skeleton --atlas --characters --frames --threads --paths --backend --width --height --device \
+  --character-pixels --skin --update-in-pack --json
+expect_help demo --out --characters --frames --device --validation --export
+err=$("$bin" help nosuch 2>&1 >/dev/null); [ $? -eq 2 ] && [[ $err == *'unknown command "nosuch"'* ]] ||
+  fail "help nosuch: $err"
+err=$("$bin" version --bogus 2>&1 >/dev/null); [ $? -eq 2 ] && [[ $err == *'unexpected argument "--bogus"'* ]] ||
+  fail "version --bogus: $err"
 out=$("$bin" --version) || fail "--version: exit code $?"
 [[ $out =~ ^spinegpu\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version printed: $out"
 
@@ -44,6 +67,22 @@ expect_usage "--steps needs a whole number from 0 to 1073741824" render --skelet
   --animation a --steps 2147483647 --width 8 --height 8 --fit --out "$tmp/x.png"
 expect_usage "--characters needs whole numbers from 1 to 10000000" bench --skeleton "$rig" --atlas "$atlas" \
   --characters 100000000
+# Numbers are decimal digits: no hexadecimal, no fraction, no exponent where a whole number is asked for.
+for steps in 0x10 5.0 1e3 " 5" +5; do
+  expect_usage "--steps needs a whole number from 0 to 1073741824" render --skeleton "$rig" --atlas "$atlas" \
+    --animation a --steps "$steps" --width 8 --height 8 --fit --out "$tmp/x.png"
+done
+expect_usage "--dt needs a number of seconds" pose --skeleton "$rig" --atlas "$atlas" --animation a --dt 0x1p-4
+# The demo's counts are bounded, and the bound is in the message; --export takes no crowd options.
+expect_usage "--characters needs a whole number from 1 to 100000" demo --characters 100001 --out "$tmp/demo"
+expect_usage "--frames needs a whole number from 1 to 10000" demo --frames 0 --out "$tmp/demo"
+expect_usage "--characters draws a crowd; --export only writes the rig" demo --export "$tmp/rig2" --characters 5
+# Options that the asked-for work would ignore are refused.
+expect_usage "--width and --height go together" bench --skeleton "$rig" --atlas "$atlas" --characters 1 \
+  --paths gpu --width 640
+for flag in "--width 640 --height 480" "--device x" "--character-pixels 32" "--update-in-pack"; do
+  expect_usage "is for the renderer's paths" bench --skeleton "$rig" --atlas "$atlas" --characters 1 $flag
+done
 expect_usage "--frames is for --scene" render --skeleton "$rig" --atlas "$atlas" --animation a --frames 3 --width 8 \
   --height 8 --fit --out "$tmp/x.png"
 expect_usage "--out names a .png file" render --skeleton "$rig" --atlas "$atlas" --animation a --width 8 --height 8 \

@@ -73,6 +73,18 @@ expect_error nope-skeleton 'types[0]: ' \
 expect_error nope-schedule 'characters[0].schedule: ' \
   "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"schedule\": \"nope-plan.json\"}]}"
 [[ $err == *"nope-plan.json"* ]] || fail "nope-schedule: the schedule file is not named: $err"
+expect_error both-plans 'characters[0]: needs exactly one of "animation" and "schedule"' \
+  "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"animation\": \"a\", \"schedule\": \"p.json\"}]}"
+# A refusal at draw time (the vertex-shader path cannot follow the rig's draw-order timeline) names the scene and the
+# frame, and leaves no output folder behind.
+animation=$("$bin" info "$rig" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["animations"][0]["name"])')
+printf '%s' "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"animation\": \"$animation\"}]}" \
+  > "$tmp/vertex.json"
+err=$("$bin" render --scene "$tmp/vertex.json" --path gpu-vertex --out "$tmp/vertex-out" 2>&1 >/dev/null)
+code=$?
+[ $code -eq 1 ] || fail "gpu-vertex scene: exit code $code ($err)"
+[[ $err == *"vertex.json: frame 1: "*"draw-order"* ]] || fail "gpu-vertex scene: error lacks scene, frame or cause: $err"
+[ ! -e "$tmp/vertex-out" ] || fail "gpu-vertex scene: a failed render left $tmp/vertex-out behind"
 # expect_schedule_error NAME EXPECTED TEXT: writes TEXT to NAME.json, plays it as a schedule with `pose`, and
 # checks that the command exits with 1 and names NAME.json and EXPECTED.
 expect_schedule_error() {

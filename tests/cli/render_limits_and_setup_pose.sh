@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `spinegpu render` at the edges of its input: `--steps 0` draws the setup pose (and --fit fits it); an atlas with
-# more pages than the renderer's page array, or whose pages' headers add up to more than 2 GiB of pixels, is refused
-# naming the atlas and the page before any page is decoded. Uses the embedded demo rig, so it needs no example files.
+# `spinegpu render` at the edges of its input: `--steps 0` draws the setup pose (and --fit fits it); --fit warns when
+# the pose shows nothing to frame; an atlas with more pages than the renderer's page array, or whose pages' headers add
+# up to more than 2 GiB of pixels, is refused naming the atlas and the page before any page is decoded. Uses the
+# embedded demo rig and files of its own, so it needs no example files.
 # usage: render_limits_and_setup_pose.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1
@@ -36,6 +37,16 @@ rows = zlib.decompress(idat)  # RGBA8 rows, each after a filter byte: any non-ze
 stride = 1 + 4 * width
 sys.exit(0 if any(rows[r * stride + 1 + 4 * x + 3] for r in range(len(rows) // stride) for x in range(width)) else 1)
 PY
+
+# A pose that shows nothing: --fit warns that it has nothing to frame, and still writes the background.
+printf '{"skeleton": {"spine": "4.2.43"}, "bones": [{"name": "root"}]}' > "$tmp/bare.json"
+: > "$tmp/bare.atlas"
+printf '{"commands": []}' > "$tmp/nothing.json"
+"$bin" render --skeleton "$tmp/bare.json" --atlas "$tmp/bare.atlas" --schedule "$tmp/nothing.json" --width 16 \
+  --height 16 --fit --out "$tmp/bare.png" >/dev/null 2>"$tmp/err" || fail "a bare skeleton: $(cat "$tmp/err")"
+grep -q "bare.json: the pose shows no attachment.*--fit has nothing to frame" "$tmp/err" ||
+  fail "a bare skeleton with --fit: no warning ($(cat "$tmp/err"))"
+[ -s "$tmp/bare.png" ] || fail "a bare skeleton: no image written"
 
 # expect_refused NAME EXPECTED: render with atlas NAME.atlas; exit code 1 and an error naming NAME.atlas and EXPECTED.
 expect_refused() {
