@@ -45,13 +45,15 @@ for lib in libsimdjson libtbb; do
   cp -L "$(ldd build-dev/spinegpu | awk -v l="$lib" '$1 ~ "^" l "\\." {print $3}')" .devlib/
 done
 # With TESTS=1, the GPU test suite too (spinegpu_gpu_tests, for `bash bench/device_run.sh gtests`), built in
-# build-dev-tests, and the SPIRV-Cross library its layout tests read shaders with.
+# build-dev-tests, the SPIR-V its layout tests reflect (.devlib/shaders) and the SPIRV-Cross library they read it with.
 if [ -n "${TESTS:-}" ]; then
   grep -qxF /build-dev-tests/ .git/info/exclude || echo /build-dev-tests/ >> .git/info/exclude
   cmake -S "$root" -B "$root/build-dev-tests" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSPINEGPU_TESTS=ON \
         -DSPINEGPU_BENCH=OFF "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc" >/dev/null
   cmake --build build-dev-tests --target spinegpu_gpu_tests >/dev/null
   cp build-dev-tests/tests/spinegpu_gpu_tests .devlib/
+  # The layout tests reflect the compiled shaders, found through SPINEGPU_SHADER_DIR on the device.
+  rm -rf .devlib/shaders && mkdir -p .devlib/shaders && cp build-dev-tests/shaders/*.spv .devlib/shaders/
   cp -L "$(ldd build-dev-tests/tests/spinegpu_gpu_tests | awk '$1 ~ /^libspirv-cross-c-shared\./ {print $3}')" .devlib/
 fi
 if [ -n "${BASE:-}" ]; then

@@ -285,9 +285,17 @@ fi
 if [ "$what" = gtests ]; then
   # The GPU test suite on the hardware driver (device_prepare.sh with TESTS=1), validation on as in `make test`. The
   # tests that compare with the official renderer need Node, which the device lacks: they skip.
+  # The whole suite creates some fifty instances in one process; session 27 saw the last ones fail on the H100
+  # (VK_ERROR_INCOMPATIBLE_DRIVER) after the earlier ones had drawn: the tile tests run again alone, and the suite
+  # once more with the loader's messages, of which the distinct ones are kept (gtests-loader.txt) to show why.
+  export SPINEGPU_SHADER_DIR=$PWD/.devlib/shaders
   SPINE_EXAMPLES=$E ./.devlib/spinegpu_gpu_tests --gtest_brief=1 --gtest_output="xml:$out/gtests.xml" 2>&1 \
     | tail -n 200 > "$out/gtests.txt"
-  tail -n 5 "$out/gtests.txt"
+  SPINE_EXAMPLES=$E ./.devlib/spinegpu_gpu_tests --gtest_filter='TileRasterizer.*' 2>&1 | tail -n 60 \
+    > "$out/gtests-tiles.txt"
+  SPINE_EXAMPLES=$E VK_LOADER_DEBUG=error,warn,driver ./.devlib/spinegpu_gpu_tests --gtest_brief=1 2>&1 \
+    | grep -v "^\[" | sed 's/0x[0-9a-f]*/0x/g' | sort | uniq -c | sort -rn | head -n 60 > "$out/gtests-loader.txt"
+  tail -n 5 "$out/gtests.txt"; tail -n 5 "$out/gtests-tiles.txt"; head -n 20 "$out/gtests-loader.txt"
 fi
 
 if [ "$what" = closeups ]; then

@@ -1,10 +1,14 @@
 // Vulkan instance, device selection and device: see vk_context.hpp.
 #include "vk_context.hpp"
 
+#include <dlfcn.h>
+#include <link.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -94,6 +98,29 @@ int device_rank(const VkPhysicalDeviceProperties& p) {
     }
 }
 
+// The paths of the shared libraries loaded in this process now.
+std::vector<std::string> loaded_libraries() {
+    std::vector<std::string> paths;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* out) {
+            if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0')
+                static_cast<std::vector<std::string>*>(out)->emplace_back(info->dlpi_name);
+            return 0;
+        },
+        &paths);
+    return paths;
+}
+
+// Keeps every library loaded now that `before` lacks (the drivers and layers vkCreateInstance opened) loaded for the
+// process's life. NVIDIA's Linux driver takes static TLS each time it is loaded and never gets it back: in session
+// 27's GPU test suite on an H100, the 32nd instance created and destroyed in one process found no driver
+// (libnvidia-tls: "cannot allocate memory in static TLS block"). Kept loaded, it is loaded once.
+void keep_loaded_since(const std::vector<std::string>& before) {
+    for (const std::string& path : loaded_libraries())
+        if (std::find(before.begin(), before.end(), path) == before.end())
+            dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);  // the handle is never closed, by design
+}
+
 }  // namespace
 
 Error vk_error(const char* call, VkResult result) {
@@ -158,6 +185,7 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     messenger_info.pfnUserCallback = on_validation_message;
     messenger_info.pUserData = context.get();
     if (validation) instance_info.pNext = &messenger_info;
+    const std::vector<std::string> libraries_before = loaded_libraries();
     if (VkResult r = vkCreateInstance(&instance_info, nullptr, &context->instance); r != VK_SUCCESS) {
         if (r == VK_ERROR_INCOMPATIBLE_DRIVER)  // what the loader says when it finds no driver at all
             return make_error("vulkan", "instance", "no Vulkan driver found (vkCreateInstance: "
@@ -165,6 +193,7 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
                                                     "mesa-vulkan-drivers gives the lavapipe software device)");
         return vk_error("vkCreateInstance", r);
     }
+    keep_loaded_since(libraries_before);
     if (validation) {
         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(context->instance, "vkCreateDebugUtilsMessengerEXT"));

@@ -105,7 +105,9 @@ struct FrameStats {
 
 class Renderer {
 public:
-    // Creates the device (see RendererDesc) and the pipelines. Fails with the reasons when no device fits.
+    // Creates the device (see RendererDesc) and the pipelines. Fails with the reasons when no device fits. The Vulkan
+    // drivers and layers that a renderer's instance loads stay loaded for the process's life (NVIDIA's driver cannot be
+    // loaded again some thirty times: it runs out of static TLS), so renderers may be created and destroyed freely.
     static Result<std::unique_ptr<Renderer>> create(const RendererDesc& desc);
     ~Renderer();
     Renderer(const Renderer&) = delete;
