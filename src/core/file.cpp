@@ -15,7 +15,10 @@ struct FileCloser {
 };
 
 std::string too_large(std::uint64_t max_bytes) {
-    return "file is larger than the " + std::to_string(max_bytes >> 20) + " MiB that spinegpu reads";
+    const bool whole_mib = max_bytes % (1u << 20) == 0;
+    return "file is larger than the " +
+           (whole_mib ? std::to_string(max_bytes >> 20) + " MiB" : std::to_string(max_bytes) + " bytes") +
+           " that spinegpu reads";
 }
 
 template <class Container>

@@ -3,6 +3,7 @@
 // the end, as the official runtime stores its results in float arrays.
 #include "spinegpu/data/attachment_binding.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -122,6 +123,22 @@ std::string_view name_or_empty(const Table& table, Index index) {
     return table[index];
 }
 
+// The first region an atlas lacks, with its error.
+struct MissingRegion {
+    Error error;
+    std::string path;
+};
+
+// The first missing region's error, followed by the other paths missing (the first eight named).
+Error missing_regions_error(const MissingRegion& first, const std::vector<std::string>& more) {
+    Error out = first.error;
+    if (more.empty()) return out;
+    out.what += "; " + std::to_string(more.size()) + " more missing:";
+    for (std::size_t k = 0; k < more.size() && k < 8; ++k) out.what += " \"" + more[k] + "\"";
+    if (more.size() > 8) out.what += " ...";
+    return out;
+}
+
 }  // namespace
 
 std::string sequence_frame_path(std::string_view path, const SequenceData& sequence, std::int32_t frame) {
@@ -137,7 +154,7 @@ Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas
     AtlasBinding binding;
     binding.frames.resize(skeleton.attachments.size());
     // A missing region is reported with the others missing, so that one run lists what the atlas lacks.
-    std::optional<Error> first_missing;
+    std::optional<MissingRegion> first_missing;
     std::vector<std::string> more_missing;
 
     for (std::size_t i = 0; i < skeleton.attachments.size(); ++i) {
@@ -149,7 +166,9 @@ Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas
             name_or_empty(skeleton.attachment_names, a.spine_name != k_none ? a.spine_name : a.name);
         std::string_view path = name_or_empty(skeleton.attachment_paths, a.path);
         if (a.path == k_none) path = name;
+        // Once a region is missing, that error stands: a later one is reported only when none is missing.
         auto fail = [&](std::string what) {
+            if (first_missing) return missing_regions_error(*first_missing, more_missing);
             return Error{atlas.file, skin_place(skeleton, index), std::move(what), 0};
         };
 
@@ -191,11 +210,14 @@ Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas
             const std::string frame_path = sequence ? sequence_frame_path(path, *sequence, f) : std::string(path);
             const Index region_index = atlas.find_region(frame_path);
             if (region_index == k_none) {
-                if (!first_missing)
-                    first_missing = fail("region \"" + frame_path + "\" (attachment \"" + std::string(name) +
-                                         "\") not found in atlas " + atlas.file);
-                else
-                    more_missing.push_back(frame_path);
+                if (!first_missing) {
+                    first_missing = MissingRegion{fail("region \"" + frame_path + "\" (attachment \"" +
+                                                       std::string(name) + "\") not found in atlas " + atlas.file),
+                                                  frame_path};
+                } else if (frame_path != first_missing->path &&
+                           std::find(more_missing.begin(), more_missing.end(), frame_path) == more_missing.end()) {
+                    more_missing.push_back(frame_path);  // each path once, however many attachments use it
+                }
                 break;
             }
             const AtlasRegion& region = atlas.regions[static_cast<std::size_t>(region_index)];
@@ -216,15 +238,7 @@ Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas
             binding.regions.push_back(bound);
         }
     }
-    if (first_missing) {
-        if (!more_missing.empty()) {
-            std::string& what = first_missing->what;
-            what += "; " + std::to_string(more_missing.size()) + " more missing:";
-            for (std::size_t k = 0; k < more_missing.size() && k < 8; ++k) what += " \"" + more_missing[k] + "\"";
-            if (more_missing.size() > 8) what += " ...";
-        }
-        return *first_missing;
-    }
+    if (first_missing) return missing_regions_error(*first_missing, more_missing);
     return binding;
 }
 

@@ -322,12 +322,13 @@ int run_bench(int argc, char** argv) {
         if (!found->run) return usage("path " + std::string(name) + ": " + found->missing);
         if (std::find(paths.begin(), paths.end(), found) == paths.end()) paths.push_back(found);
     }
-    // The renderer's options mean nothing to the runtime update alone: say so rather than ignore them.
+    // The renderer's options mean nothing to the runtime update alone: say so (a warning, since the contract's
+    // grammar allows them) rather than ignore them silently.
     if (paths.size() == 1 && paths[0] == &k_paths[0])
         for (const char* flag : {"--width", "--device", "--character-pixels", "--update-in-pack"})
             if (args->has(flag))
-                return usage(std::string(flag) + " is for the renderer's paths (gpu, cpu, gpu-vertex, gpu-tiles); " +
-                             "--paths update times the runtime alone");
+                std::fprintf(stderr, "spinegpu bench: warning: %s is ignored: it is for the renderer's paths (gpu, "
+                                     "cpu, gpu-vertex, gpu-tiles), and --paths update times the runtime alone\n", flag);
 
     setup.device = args->get("--device").value_or("");
     if (std::optional<std::string> text = args->get("--character-pixels")) {

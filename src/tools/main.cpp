@@ -12,6 +12,13 @@ namespace {
 using spinegpu::tools::command_usage;
 using spinegpu::tools::k_general_usage;
 
+// True for the name of a command (or --version).
+bool is_command(std::string_view name) {
+    for (const char* known : {"info", "pose", "render", "bench", "demo", "view", "help", "version", "--version"})
+        if (name == known) return true;
+    return false;
+}
+
 // A usage error for an argument that a command without options was given.
 int unexpected(const char* argument) {
     std::fprintf(stderr, "spinegpu: unexpected argument \"%s\"\n\n%s", argument, k_general_usage);
@@ -25,6 +32,7 @@ int run(int argc, char** argv) {
     if (command == "help" || command == "--help" || command == "-h") {
         if (argc > 3) return unexpected(argv[3]);
         const char* text = argc == 3 ? command_usage(argv[2]) : k_general_usage;
+        if (!text && is_command(argv[2])) text = k_general_usage;  // help, version and view have no options
         if (!text) {
             std::fprintf(stderr, "spinegpu help: unknown command \"%s\"\n\n%s", argv[2], k_general_usage);
             return 2;
@@ -32,7 +40,7 @@ int run(int argc, char** argv) {
         std::fputs(text, stdout);
         return 0;
     }
-    for (int i = 2; i < argc; ++i) {
+    for (int i = 2; i < argc && is_command(command); ++i) {
         if (std::strcmp(argv[i], "--help") != 0 && std::strcmp(argv[i], "-h") != 0) continue;
         const char* text = command_usage(command);
         std::fputs(text ? text : k_general_usage, stdout);

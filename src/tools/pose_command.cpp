@@ -158,7 +158,9 @@ int run_pose(int argc, char** argv) {
     std::vector<StateNotification> pending;
     JsonWriter w;
     const std::uint32_t step_count = *steps, stride = *every;
-    for (std::uint32_t step = 1; step <= step_count; ++step) {
+    // (A 32-bit counter would wrap at --steps 4294967295 and never end.)
+    for (std::uint64_t step64 = 1; step64 <= step_count; ++step64) {
+        const auto step = static_cast<std::uint32_t>(step64);
         player.run_step(step, *dt);
         pending.insert(pending.end(), player.state.notifications.begin(), player.state.notifications.end());
         player.state.notifications.clear();

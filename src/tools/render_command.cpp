@@ -38,7 +38,11 @@ std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
     for (int i = 0; i < 3; ++i) {
         std::size_t end = text.find(',', start);
         if ((i < 2) != (end != std::string::npos)) return std::nullopt;
-        std::optional<double> v = parse_number(text.substr(start, end == std::string::npos ? end : end - start));
+        std::string field = text.substr(start, end == std::string::npos ? end : end - start);
+        // Spaces around a field are allowed ("1, 320, 240"), as they were before numbers became strict.
+        field.erase(0, field.find_first_not_of(' '));
+        field.erase(field.find_last_not_of(' ') + 1);
+        std::optional<double> v = parse_number(field);
         if (!v) return std::nullopt;
         *fields[i] = static_cast<float>(*v);
         start = end + 1;

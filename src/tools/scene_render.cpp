@@ -139,8 +139,11 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
         Result<gpu::FrameStats> stats = renderer.draw(draws, *camera, scene.width, scene.height, scene.background,
                                                       options.path);
         // A refusal (the vertex-shader path and a draw-order timeline, a crowd past the limits) names the scene.
-        if (!stats)
-            return make_error(scene.file, "frame " + std::to_string(frame), stats.error().message());
+        if (!stats) {
+            Error named = make_error(scene.file, "frame " + std::to_string(frame), stats.error().message());
+            named.vk_result = stats.error().vk_result;
+            return named;
+        }
         std::optional<Image> image;
         if (options.write_images) {
             Result<Image> read = renderer.read_back();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The command line's own answers: help and version on stdout with exit code 0 (each command's every option with help
-# COMMAND or COMMAND --help), and usage errors with exit code 2 for a flag given twice, numbers not in plain decimal,
-# the demo's bounds, options the work would ignore, a flag a scene makes meaningless, a --dt past an hour, counts
+# COMMAND or COMMAND --help; options the work would ignore draw a warning), and usage errors with exit code 2 for a flag
+# given twice, numbers not in plain decimal, the demo's bounds, --width without --height, a flag a scene makes meaningless, a --dt past an hour, counts
 # past their range (naming it), an image that is not a .png and the window that is not built yet; a directory given
 # as a file is a read error (exit code 1) that says so.
 # usage: command_line_help_and_usage_errors.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
@@ -80,8 +80,17 @@ expect_usage "--characters draws a crowd; --export only writes the rig" demo --e
 # Options that the asked-for work would ignore are refused.
 expect_usage "--width and --height go together" bench --skeleton "$rig" --atlas "$atlas" --characters 1 \
   --paths gpu --width 640
+# The renderer's options with the update path alone are allowed by the contract, and ignored with a warning.
 for flag in "--width 640 --height 480" "--device x" "--character-pixels 32" "--update-in-pack"; do
-  expect_usage "is for the renderer's paths" bench --skeleton "$rig" --atlas "$atlas" --characters 1 $flag
+  err=$("$bin" bench --skeleton "$rig" --atlas "$atlas" --characters 1 --frames 1 $flag 2>&1 >/dev/null) ||
+    fail "bench $flag with --paths update: exit code $? ($err)"
+  [[ $err == *"warning: ${flag%% *} is ignored"* ]] || fail "bench $flag with --paths update: no warning ($err)"
+done
+# Help for a name that is not a command is an error; help for a command without options is the overview.
+err=$("$bin" nosuch --help 2>&1 >/dev/null); [ $? -eq 2 ] && [[ $err == *'unknown command "nosuch"'* ]] ||
+  fail "nosuch --help: $err"
+for name in view version help; do
+  out=$("$bin" help $name) && [[ $out == *"usage: spinegpu COMMAND"* ]] || fail "help $name: $out"
 done
 expect_usage "--frames is for --scene" render --skeleton "$rig" --atlas "$atlas" --animation a --frames 3 --width 8 \
   --height 8 --fit --out "$tmp/x.png"

@@ -391,6 +391,21 @@ TEST(AttachmentBinding, missing_region_error_lists_the_other_missing_regions) {
                                     "missing: \"eye\" \"mouth\"");
 }
 
+TEST(AttachmentBinding, missing_region_error_lists_each_missing_path_once_and_outlasts_later_errors) {
+    Atlas atlas = test_atlas("spineboy.atlas");
+    SkeletonBuilder b;
+    b.region("head", "head", 0, 0, 10, 10);
+    b.region("eye", "eye", 0, 0, 10, 10);
+    b.region("left-eye", "eye", 0, 0, 10, 10);     // the same missing path again
+    b.region("head-again", "head", 0, 0, 10, 10);  // and the first one
+    Index broken = b.region("wing", "wing", 0, 0, 10, 10);
+    b.data.attachments[static_cast<std::size_t>(broken)].sequence = b.sequence(0, 1, 2);  // no frames: an error too
+    Result<AtlasBinding> binding = bind_atlas(b.finish(), atlas);
+    ASSERT_FALSE(binding.ok());
+    EXPECT_EQ(binding.error().what,
+              "region \"head\" (attachment \"head\") not found in atlas spineboy.atlas; 1 more missing: \"eye\"");
+}
+
 TEST(AttachmentBinding, missing_region_error_uses_spines_attachment_name) {
     Atlas atlas = test_atlas("goblins.atlas");
     SkeletonBuilder b;
