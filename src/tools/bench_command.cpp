@@ -278,7 +278,7 @@ int run_bench(int argc, char** argv) {
         if (!n)
             return usage("--characters needs whole numbers from 1 to 10000000 separated by commas, got \"" +
                          *counts_text + "\"");
-        counts.push_back(static_cast<std::size_t>(*n));
+        counts.push_back(*n);
     }
 
     BenchSetup setup;
@@ -286,13 +286,13 @@ int run_bench(int argc, char** argv) {
     if (std::optional<std::string> text = args->get("--frames")) {
         const std::optional<std::uint32_t> n = parse_whole(text, 1, 1'000'000);
         if (!n) return usage("--frames needs a positive integer, got \"" + *text + "\"");
-        setup.frames = static_cast<std::uint32_t>(*n);
+        setup.frames = *n;
     }
     setup.threads = std::max(1u, std::thread::hardware_concurrency());
     if (std::optional<std::string> text = args->get("--threads")) {
         const std::optional<std::uint32_t> n = parse_whole(text, 1, 1024);
         if (!n) return usage("--threads needs an integer from 1 to 1024, got \"" + *text + "\"");
-        setup.threads = static_cast<unsigned>(*n);
+        setup.threads = *n;
     }
     if (std::optional<std::string> text = args->get("--backend")) {
         if (*text == "pool") setup.backend = ThreadBackend::pool;
@@ -305,7 +305,7 @@ int run_bench(int argc, char** argv) {
         if (std::optional<std::string> text = args->get(flag)) {
             const std::optional<std::uint32_t> n = parse_whole(text, 1, 16384);
             if (!n) return usage(std::string(flag) + " needs an integer from 1 to 16384, got \"" + *text + "\"");
-            (std::string_view(flag) == "--width" ? setup.width : setup.height) = static_cast<std::uint32_t>(*n);
+            (std::string_view(flag) == "--width" ? setup.width : setup.height) = *n;
         }
     }
 

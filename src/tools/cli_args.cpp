@@ -59,6 +59,11 @@ bool CliArgs::has(std::string_view flag) const {
     return std::any_of(flags_.begin(), flags_.end(), [&](const auto& f) { return f.first == flag; });
 }
 
+std::optional<std::uint32_t> CliArgs::whole(std::string_view flag, std::uint32_t low, std::uint32_t high,
+                                            std::uint32_t fallback) const {
+    return has(flag) ? parse_whole(get(flag), low, high) : fallback;
+}
+
 std::optional<double> parse_number(const std::string& text) {
     // from_chars takes plain decimal only: no leading space or '+', no hexadecimal, and all of the text must be used.
     double value = 0;

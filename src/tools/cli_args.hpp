@@ -21,6 +21,10 @@ public:
     // The value of a value flag, if given.
     std::optional<std::string> get(std::string_view flag) const;
     bool has(std::string_view flag) const;
+    // The whole number that value flag `flag` gives (see parse_whole), `fallback` when it is not given; nullopt when
+    // its value is not a whole number from `low` to `high`.
+    std::optional<std::uint32_t> whole(std::string_view flag, std::uint32_t low, std::uint32_t high,
+                                       std::uint32_t fallback) const;
 
 private:
     std::vector<std::string> positional_;

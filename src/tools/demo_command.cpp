@@ -97,10 +97,9 @@ int run_demo(int argc, char** argv) {
         return export_rig(*dir);
     }
     // Bounded so that a mistyped count is refused at once, before anything is built (a million characters took 8 GB).
-    std::optional<std::uint32_t> characters =
-        args->has("--characters") ? parse_whole(args->get("--characters"), 1, 100000) : 400u;
+    std::optional<std::uint32_t> characters = args->whole("--characters", 1, 100000, 400u);
     if (!characters) return usage_error("--characters needs a whole number from 1 to 100000");
-    std::optional<std::uint32_t> frames = args->has("--frames") ? parse_whole(args->get("--frames"), 1, 10000) : 30u;
+    std::optional<std::uint32_t> frames = args->whole("--frames", 1, 10000, 30u);
     if (!frames) return usage_error("--frames needs a whole number from 1 to 10000");
     const std::string out = args->get("--out").value_or("out");
 

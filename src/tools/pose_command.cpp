@@ -1,6 +1,5 @@
 // spinegpu pose: the pose dump of DESIGN.md ("Pose dump"), one JSON line per printed step, to compare our runtime
 // with the official one step by step.
-#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -116,10 +115,9 @@ int run_pose(int argc, char** argv) {
     std::optional<std::string> skeleton_path = args->get("--skeleton"), atlas_path = args->get("--atlas");
     if (!skeleton_path || !atlas_path) return usage("--skeleton and --atlas are required");
     if (args->has("--animation") == args->has("--schedule")) return usage("give one of --animation and --schedule");
-    std::optional<std::uint32_t> steps =
-        args->has("--steps") ? parse_whole(args->get("--steps"), 0, 4294967295u) : 60u;
+    std::optional<std::uint32_t> steps = args->whole("--steps", 0, 4294967295u, 60u);
     std::optional<double> dt = args->has("--dt") ? parse_number(*args->get("--dt")) : 0.016666666666666666;
-    std::optional<std::uint32_t> every = args->has("--every") ? parse_whole(args->get("--every"), 1, 4294967295u) : 1u;
+    std::optional<std::uint32_t> every = args->whole("--every", 1, 4294967295u, 1u);
     if (!steps) return usage("--steps needs a whole number from 0 to 4294967295");
     if (!every) return usage("--every needs a whole number from 1 to 4294967295");
     if (!dt || !(*dt >= 0) || *dt > 3600) return usage("--dt needs a number of seconds from 0 to 3600");

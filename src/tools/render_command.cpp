@@ -76,8 +76,7 @@ int run_render(int argc, char** argv) {
                                  "--width", "--height", "--camera", "--fit", "--background"})
             if (args->has(flag)) return usage(std::string(flag) + " is for one skeleton; a scene file gives its own");
         SceneRenderOptions options;
-        std::optional<std::uint32_t> frames =
-            args->has("--frames") ? parse_whole(args->get("--frames"), 1, 100000) : 1u;
+        std::optional<std::uint32_t> frames = args->whole("--frames", 1, 100000, 1u);
         if (!frames) return usage("--frames needs a whole number from 1 to 100000");
         options.frames = *frames;
         std::optional<std::string> out = args->get("--out");
@@ -108,7 +107,7 @@ int run_render(int argc, char** argv) {
     if (!skeleton_path || !atlas_path) return usage("--skeleton and --atlas are required");
     if (args->has("--frames")) return usage("--frames is for --scene; one skeleton is drawn after --steps");
     if (args->has("--animation") == args->has("--schedule")) return usage("give one of --animation and --schedule");
-    std::optional<std::uint32_t> steps = args->has("--steps") ? parse_whole(args->get("--steps"), 0, 1u << 30) : 60u;
+    std::optional<std::uint32_t> steps = args->whole("--steps", 0, 1u << 30, 60u);
     if (!steps) return usage("--steps needs a whole number from 0 to 1073741824");
     std::optional<double> dt = args->has("--dt") ? parse_number(*args->get("--dt")) : 0.016666666666666666;
     if (!dt || !(*dt >= 0) || *dt > 3600) return usage("--dt needs a number of seconds from 0 to 3600");
