@@ -212,7 +212,8 @@ Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas
             if (region_index == k_none) {
                 if (!first_missing) {
                     first_missing = MissingRegion{fail("region \"" + frame_path + "\" (attachment \"" +
-                                                       std::string(name) + "\") not found in atlas " + atlas.file),
+                                                       std::string(name) + "\") not found in atlas " + atlas.file +
+                                                       (atlas.regions.empty() ? " (it has no regions)" : "")),
                                                   frame_path};
                 } else if (frame_path != first_missing->path &&
                            std::find(more_missing.begin(), more_missing.end(), frame_path) == more_missing.end()) {

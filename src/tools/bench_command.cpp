@@ -259,11 +259,7 @@ int usage(const std::string& message) {
 
 int run_bench(int argc, char** argv) {
     std::string error;
-    std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2,
-                                                 {"--skeleton", "--atlas", "--characters", "--frames", "--threads",
-                                                  "--paths", "--backend", "--width", "--height", "--device",
-                                                  "--character-pixels", "--skin"},
-                                                 {"--json", "--update-in-pack"}, error);
+    std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2, *command_options("bench"), error);
     if (!args) return usage(error);
     if (!args->positional().empty()) return usage("unexpected argument \"" + args->positional()[0] + "\"");
     const std::optional<std::string> skeleton_path = args->get("--skeleton");

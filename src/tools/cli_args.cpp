@@ -6,12 +6,17 @@
 
 namespace spinegpu::tools {
 
-std::optional<CliArgs> CliArgs::parse(int argc, char** argv, int first, const std::vector<std::string>& value_flags,
-                                      const std::vector<std::string>& switches, std::string& error) {
+namespace {
+
+bool listed(const std::vector<std::string>& list, std::string_view flag) {
+    return std::find(list.begin(), list.end(), flag) != list.end();
+}
+
+}  // namespace
+
+std::optional<CliArgs> CliArgs::parse(int argc, char** argv, int first, const OptionNames& options,
+                                      std::string& error) {
     CliArgs args;
-    auto known = [](const std::vector<std::string>& list, const std::string& flag) {
-        return std::find(list.begin(), list.end(), flag) != list.end();
-    };
     for (int i = first; i < argc; ++i) {
         std::string arg = argv[i];
         if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
@@ -30,7 +35,7 @@ std::optional<CliArgs> CliArgs::parse(int argc, char** argv, int first, const st
                 error = flag + " is given twice";
                 return std::nullopt;
             }
-        if (known(value_flags, flag)) {
+        if (listed(options.values, flag)) {
             if (!inline_value) {
                 if (i + 1 >= argc) {
                     error = flag + " needs a value";
@@ -39,7 +44,7 @@ std::optional<CliArgs> CliArgs::parse(int argc, char** argv, int first, const st
                 value = argv[++i];
             }
             args.flags_.emplace_back(flag, value);
-        } else if (known(switches, flag) && !inline_value) {
+        } else if (listed(options.switches, flag) && !inline_value) {
             args.flags_.emplace_back(flag, "");
         } else {
             error = "unknown option " + arg;
@@ -47,6 +52,15 @@ std::optional<CliArgs> CliArgs::parse(int argc, char** argv, int first, const st
         }
     }
     return args;
+}
+
+bool CliArgs::asks_for_help(int argc, char** argv, int first, const OptionNames& options) {
+    for (int i = first; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--help" || arg == "-h") return true;
+        if (listed(options.values, arg)) ++i;  // its value, whatever it reads
+    }
+    return false;
 }
 
 std::optional<std::string> CliArgs::get(std::string_view flag) const {

@@ -9,13 +9,21 @@
 
 namespace spinegpu::tools {
 
+// The options one command knows: those that take a value ("--atlas") and the switches ("--json").
+struct OptionNames {
+    std::vector<std::string> values;
+    std::vector<std::string> switches;
+};
+
 class CliArgs {
 public:
-    // Parses argv[first..argc). `value_flags` lists the flags that take a value ("--atlas"); any other "--x" is a
-    // switch. A value flag may also be written "--atlas=FILE". Returns nullopt and sets `error` on a value flag
-    // without its value, a flag given twice, or a flag that neither list knows.
-    static std::optional<CliArgs> parse(int argc, char** argv, int first, const std::vector<std::string>& value_flags,
-                                        const std::vector<std::string>& switches, std::string& error);
+    // Parses argv[first..argc) against `options`. A value flag may also be written "--atlas=FILE". Returns nullopt
+    // and sets `error` on a value flag without its value, a flag given twice, or a flag that `options` does not know.
+    static std::optional<CliArgs> parse(int argc, char** argv, int first, const OptionNames& options,
+                                        std::string& error);
+    // True when "--help" or "-h" stands among argv[first..argc) where an option may stand: not as the value of one
+    // of `options.values` ("--skin -h" names a skin). Unknown flags count as switches, so help wins over them.
+    static bool asks_for_help(int argc, char** argv, int first, const OptionNames& options);
 
     const std::vector<std::string>& positional() const { return positional_; }
     // The value of a value flag, if given.

@@ -83,8 +83,7 @@ SceneFile demo_scene(const std::string& rig_dir, std::uint32_t count, std::uint3
 
 int run_demo(int argc, char** argv) {
     std::string error;
-    std::optional<CliArgs> args = CliArgs::parse(
-        argc, argv, 2, {"--export", "--out", "--characters", "--frames", "--device"}, {"--validation"}, error);
+    std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2, *command_options("demo"), error);
     auto usage_error = [](const std::string& why) {
         std::fprintf(stderr, "spinegpu demo: %s\n%s", why.c_str(), command_usage("demo"));
         return 2;

@@ -12,7 +12,7 @@ namespace spinegpu::tools {
 
 int run_info(int argc, char** argv) {
     std::string error;
-    std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2, {"--atlas"}, {"--json"}, error);
+    std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2, *command_options("info"), error);
     if (!args || args->positional().size() != 1) {
         std::fprintf(stderr, "spinegpu info: %s\n%s", args ? "expected one skeleton file" : error.c_str(),
                      command_usage("info"));

@@ -1,6 +1,5 @@
 // spinegpu: inspect, pose, render and benchmark Spine 4.2 skeletons (see README.md and DESIGN.md).
 #include <cstdio>
-#include <cstring>
 #include <new>
 #include <string_view>
 
@@ -40,8 +39,10 @@ int run(int argc, char** argv) {
         std::fputs(text, stdout);
         return 0;
     }
-    for (int i = 2; i < argc && is_command(command); ++i) {
-        if (std::strcmp(argv[i], "--help") != 0 && std::strcmp(argv[i], "-h") != 0) continue;
+    // `COMMAND ... --help`, where --help (or -h) is not an option's value: `pose --skin -h` names a skin.
+    static const spinegpu::tools::OptionNames no_options;
+    const spinegpu::tools::OptionNames* options = spinegpu::tools::command_options(command);
+    if (is_command(command) && spinegpu::tools::CliArgs::asks_for_help(argc, argv, 2, options ? *options : no_options)) {
         const char* text = command_usage(command);
         std::fputs(text ? text : k_general_usage, stdout);
         return 0;

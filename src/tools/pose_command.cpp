@@ -103,9 +103,7 @@ void write_pose_line(JsonWriter& w, std::uint32_t step, double time, const Skele
 
 int run_pose(int argc, char** argv) {
     std::string error;
-    std::optional<CliArgs> args = CliArgs::parse(
-        argc, argv, 2, {"--skeleton", "--atlas", "--animation", "--schedule", "--skin", "--steps", "--dt", "--every"},
-        {}, error);
+    std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2, *command_options("pose"), error);
     auto usage = [&](const std::string& why) {
         std::fprintf(stderr, "spinegpu pose: %s\n%s", why.c_str(), command_usage("pose"));
         return 2;

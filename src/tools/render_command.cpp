@@ -55,11 +55,7 @@ std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
 
 int run_render(int argc, char** argv) {
     std::string error;
-    std::optional<CliArgs> args = CliArgs::parse(
-        argc, argv, 2,
-        {"--skeleton", "--atlas", "--animation", "--schedule", "--skin", "--steps", "--dt", "--width", "--height",
-         "--camera", "--background", "--path", "--out", "--device", "--scene", "--frames"},
-        {"--fit", "--validation"}, error);
+    std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2, *command_options("render"), error);
     auto usage = [&](const std::string& why) {
         std::fprintf(stderr, "spinegpu render: %s\n%s", why.c_str(), command_usage("render"));
         return 2;

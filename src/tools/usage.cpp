@@ -77,6 +77,26 @@ const char* const k_general_usage =
     "  help [COMMAND]                           this text, or every option of COMMAND (also COMMAND --help)\n"
     "  version                                  the version of spinegpu (also --version)\n";
 
+const OptionNames* command_options(std::string_view command) {
+    static const OptionNames info{{"--atlas"}, {"--json"}};
+    static const OptionNames pose{
+        {"--skeleton", "--atlas", "--animation", "--schedule", "--skin", "--steps", "--dt", "--every"}, {}};
+    static const OptionNames render{{"--skeleton", "--atlas", "--animation", "--schedule", "--skin", "--steps", "--dt",
+                                     "--width", "--height", "--camera", "--background", "--path", "--out", "--device",
+                                     "--scene", "--frames"},
+                                    {"--fit", "--validation"}};
+    static const OptionNames bench{{"--skeleton", "--atlas", "--characters", "--frames", "--threads", "--paths",
+                                    "--backend", "--width", "--height", "--device", "--character-pixels", "--skin"},
+                                   {"--json", "--update-in-pack"}};
+    static const OptionNames demo{{"--export", "--out", "--characters", "--frames", "--device"}, {"--validation"}};
+    if (command == "info") return &info;
+    if (command == "pose") return &pose;
+    if (command == "render") return &render;
+    if (command == "bench") return &bench;
+    if (command == "demo") return &demo;
+    return nullptr;
+}
+
 const char* command_usage(std::string_view command) {
     if (command == "info") return k_info_usage;
     if (command == "pose") return k_pose_usage;

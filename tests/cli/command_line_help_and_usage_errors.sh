@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The command line's own answers: help and version on stdout with exit code 0 (each command's every option with help
-# COMMAND or COMMAND --help; options the work would ignore draw a warning), and usage errors with exit code 2 for a flag
+# COMMAND or COMMAND --help, where --help is not an option's value; options the work would ignore draw a warning), and usage errors with exit code 2 for a flag
 # given twice, numbers not in plain decimal, the demo's bounds, --width without --height, a flag a scene makes meaningless, a --dt past an hour, counts
 # past their range (naming it), an image that is not a .png and the window that is not built yet; a directory given
 # as a file is a read error (exit code 1) that says so.
@@ -33,6 +33,11 @@ expect_help render --skeleton --atlas --animation --schedule --skin --steps --dt
 expect_help bench --skeleton --atlas --characters --frames --threads --paths --backend --width --height --device \
   --character-pixels --skin --update-in-pack --json
 expect_help demo --out --characters --frames --device --validation --export
+# "-h" as an option's value is that value, not a help request (the file named here does not exist).
+err=$("$bin" info "$tmp/none.json" --atlas -h 2>&1 >/dev/null); [ $? -eq 1 ] && [[ $err == *none.json* ]] ||
+  fail "info --atlas -h: $err"
+out=$("$bin" pose --skin -h --help) || fail "pose --skin -h --help: exit code $?"
+[[ $out == *--every* ]] || fail "pose --skin -h --help printed: $out"
 err=$("$bin" help nosuch 2>&1 >/dev/null); [ $? -eq 2 ] && [[ $err == *'unknown command "nosuch"'* ]] ||
   fail "help nosuch: $err"
 err=$("$bin" version --bogus 2>&1 >/dev/null); [ $? -eq 2 ] && [[ $err == *'unexpected argument "--bogus"'* ]] ||

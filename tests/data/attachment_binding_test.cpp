@@ -406,6 +406,17 @@ TEST(AttachmentBinding, missing_region_error_lists_each_missing_path_once_and_ou
               "region \"head\" (attachment \"head\") not found in atlas spineboy.atlas; 1 more missing: \"eye\"");
 }
 
+TEST(AttachmentBinding, missing_region_error_says_when_the_atlas_has_no_regions_at_all) {
+    Result<Atlas> empty = parse_atlas("", "empty.atlas");
+    ASSERT_TRUE(empty.ok()) << empty.error().message();  // a skeleton without images may use an empty atlas
+    SkeletonBuilder b;
+    b.region("head", "head", 0, 0, 10, 10);
+    Result<AtlasBinding> binding = bind_atlas(b.finish(), empty.value());
+    ASSERT_FALSE(binding.ok());
+    EXPECT_EQ(binding.error().what,
+              "region \"head\" (attachment \"head\") not found in atlas empty.atlas (it has no regions)");
+}
+
 TEST(AttachmentBinding, missing_region_error_uses_spines_attachment_name) {
     Atlas atlas = test_atlas("goblins.atlas");
     SkeletonBuilder b;
