@@ -83,7 +83,6 @@ int main(int argc, char** argv) {
     crowd.reserve(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
         CharacterIndex c = crowd.add(*skeleton);
-        set_to_setup_pose(crowd.pose(c));
         crowd.pose(c).x = cell_w * static_cast<float>(i % columns) - skeleton->x;   // setup bounds in the cell
         crowd.pose(c).y = cell_h * static_cast<float>(i / columns) - skeleton->y;
         const TrackEntryId entry = crowd.state(c).set_animation(0, animation, /*loop=*/true);

@@ -32,8 +32,7 @@ int main(int argc, char** argv) {
     if (animation == k_none) { std::fprintf(stderr, "no animation %s\n", argv[2]); return 1; }
 
     // The official runtime's Skeleton and AnimationState, data-oriented:
-    SkeletonPose pose = create_pose(*skeleton);
-    set_to_setup_pose(pose);
+    SkeletonPose pose = create_pose(*skeleton);   // in the setup pose
     AnimationState state(*skeleton);
     state.set_animation(0, animation, /*loop=*/true);
     for (int frame = 0; frame < steps; ++frame) {

@@ -3,6 +3,7 @@
 // binary_animations.cpp and binary_keyed_timelines.cpp. Untrusted input: every count is checked against the bytes
 // left, every index against what it indexes, and the SkeletonData is only returned when the whole file parsed.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "binary_parser.hpp"
@@ -389,6 +390,7 @@ bool read_animations(BinaryParse& p) {
 
 Result<SkeletonData> load_skeleton_binary(std::span<const std::uint8_t> bytes, const std::string& file,
                                           const SkeletonLoadOptions& options) {
+    if (!std::isfinite(options.scale)) return make_error(file, "the load options", "scale must be finite");
     SkeletonData data;
     detail::BinaryParse p(bytes, data);
     p.scale = options.scale == 0 ? 1.0 : static_cast<double>(options.scale);

@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <array>
+#include <cmath>
 #include <exception>
 #include <new>
 
@@ -308,6 +309,7 @@ bool read_document(Load& load, Object root) {
 }
 
 Result<SkeletonData> load(std::string_view json, const std::string& file, const SkeletonLoadOptions& options) {
+    if (!std::isfinite(options.scale)) return make_error(file, "the load options", "scale must be finite");
     json = without_byte_order_mark(json);
     simdjson::padded_string padded(json);
     if (padded.data() == nullptr && !json.empty()) return make_error(file, "/", "out of memory copying the document");

@@ -70,19 +70,17 @@ TrackEntryId AnimationState::handle(std::uint32_t index) const {
 
 double AnimationState::animation_time(TrackEntryId id) const {
     const TrackEntry* e = entry(id);
-    assert(e);
-    return Access::animation_time(*e);
+    return e ? Access::animation_time(*e) : std::numeric_limits<double>::quiet_NaN();
 }
 
 double AnimationState::track_complete(TrackEntryId id) const {
     const TrackEntry* e = entry(id);
-    assert(e);
-    return Access::track_complete(*e);
+    return e ? Access::track_complete(*e) : std::numeric_limits<double>::quiet_NaN();
 }
 
 void AnimationState::set_mix_duration(TrackEntryId id, double mix_duration, double delay) {
     TrackEntry* e = entry(id);
-    assert(e);
+    if (!e) return;
     e->mix_duration = mix_duration;
     if (delay <= 0) {
         if (e->previous != k_no_entry)
@@ -94,9 +92,7 @@ void AnimationState::set_mix_duration(TrackEntryId id, double mix_duration, doub
 }
 
 void AnimationState::reset_rotation_directions(TrackEntryId id) {
-    TrackEntry* e = entry(id);
-    assert(e);
-    e->timelines_rotation.clear();
+    if (TrackEntry* e = entry(id)) e->timelines_rotation.clear();
 }
 
 void AnimationState::update(double delta) {

@@ -77,7 +77,7 @@ inline void Access::apply_plain(Self& s, const TimelineData& timeline, SkeletonP
 }
 
 bool AnimationState::apply(SkeletonPose& pose) {
-    assert(pose.data == data_);
+    if (pose.data != data_) return false;
     if (animations_changed_) Access::animations_changed(*this);
     bool applied = false;
     // No entry is created while applying, so references into the pool stay valid.

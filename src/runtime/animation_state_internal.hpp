@@ -44,6 +44,9 @@ struct AnimationStateAccess {
     static void queue(Self& s, StateNotification::Type type, std::uint32_t entry, Index event_key = k_none);
     static void drain(Self& s);
 
+    // Whether set and add may queue `animation` on `track`: a track from 0 and an animation of the data or the empty
+    // one (the official runtime throws for the others).
+    static bool queueable(const Self& s, std::int32_t track, Index animation);
     // Spine's expandToIndex, trackEntry, setCurrent, clearNext, updateMixingFrom.
     static std::uint32_t expand_to_index(Self& s, std::int32_t track);
     static std::uint32_t new_entry(Self& s, std::int32_t track, Index animation, bool loop, std::uint32_t last);

@@ -134,7 +134,13 @@ void Access::clear_next(Self& s, std::uint32_t index) {
     s.pool_[index].next = k_no_entry;
 }
 
+bool Access::queueable(const Self& s, std::int32_t track, Index animation) {
+    return track >= 0 && (animation == k_empty_animation ||
+                          (animation >= 0 && static_cast<std::size_t>(animation) < s.data_->animations.size()));
+}
+
 TrackEntryId AnimationState::set_animation(std::int32_t track, Index animation, bool loop) {
+    if (!Access::queueable(*this, track, animation)) return {};
     bool interrupt = true;
     std::uint32_t current = Access::expand_to_index(*this, track);
     if (current != k_no_entry) {
@@ -158,6 +164,7 @@ TrackEntryId AnimationState::set_animation(std::int32_t track, Index animation, 
 }
 
 TrackEntryId AnimationState::add_animation(std::int32_t track, Index animation, bool loop, double delay) {
+    if (!Access::queueable(*this, track, animation)) return {};
     std::uint32_t last = Access::expand_to_index(*this, track);
     if (last != k_no_entry)
         while (pool_[last].next != k_no_entry) last = pool_[last].next;
@@ -179,6 +186,7 @@ TrackEntryId AnimationState::add_animation(std::int32_t track, Index animation, 
 
 TrackEntryId AnimationState::set_empty_animation(std::int32_t track, double mix_duration) {
     const TrackEntryId id = set_animation(track, k_empty_animation, false);
+    if (!id.valid()) return id;
     TrackEntry& e = pool_[id.index];
     e.mix_duration = mix_duration;
     e.track_end = mix_duration;
@@ -187,6 +195,7 @@ TrackEntryId AnimationState::set_empty_animation(std::int32_t track, double mix_
 
 TrackEntryId AnimationState::add_empty_animation(std::int32_t track, double mix_duration, double delay) {
     const TrackEntryId id = add_animation(track, k_empty_animation, false, delay);
+    if (!id.valid()) return id;
     TrackEntry& e = pool_[id.index];
     if (delay <= 0) e.delay = std::max(e.delay + e.mix_duration - mix_duration, 0.0);
     e.mix_duration = mix_duration;

@@ -9,6 +9,11 @@
 namespace spinegpu {
 namespace {
 
+// Whether `index` names one of `skins`.
+bool names_a_skin(const std::vector<SkinData>& skins, Index index) {
+    return index >= 0 && static_cast<std::size_t>(index) < skins.size();
+}
+
 bool entry_less(const SkinEntry& a, const SkinEntry& b) {
     return a.slot != b.slot ? a.slot < b.slot : a.name < b.name;
 }
@@ -94,23 +99,25 @@ void set_slot_attachment(SkeletonPose& pose, Index slot, Index attachment) {
     s.sequence_index = -1;
 }
 
-void set_skin(SkeletonPose& pose, Index skin) {
-    if (skin == pose.skin) return;
+bool set_skin(SkeletonPose& pose, Index skin) {
     const std::vector<SkinData>& skins = pose.data->skins;
-    const auto index = static_cast<std::size_t>(skin);
-    const SkinData* new_skin = skin >= 0 && index < skins.size() ? &skins[index] : nullptr;
+    if (skin != k_none && !names_a_skin(skins, skin)) return false;
+    if (skin == pose.skin) return true;
+    const SkinData* new_skin = skin == k_none ? nullptr : &skins[static_cast<std::size_t>(skin)];
     attach_new_skin(pose, pose.current_skin(), new_skin);
-    pose.skin = new_skin != nullptr ? skin : k_none;
+    pose.skin = skin;
     update_cache(pose);
+    return true;
 }
 
-void set_combined_skin(SkeletonPose& pose, std::span<const Index> skins) {
+bool set_combined_skin(SkeletonPose& pose, std::span<const Index> skins) {
     // Skin.addSkin for each skin in order: bones and constraints appended without duplicates, attachments set by
     // (slot, name) so that a later skin replaces an earlier one's entry.
     const SkeletonData& data = *pose.data;
+    if (!std::all_of(skins.begin(), skins.end(), [&](Index index) { return names_a_skin(data.skins, index); }))
+        return false;
     SkinData combined;
     for (Index index : skins) {
-        if (index < 0 || static_cast<std::size_t>(index) >= data.skins.size()) continue;
         const SkinData& source = data.skins[static_cast<std::size_t>(index)];
         for (Index bone : source.bones)
             if (std::find(combined.bones.begin(), combined.bones.end(), bone) == combined.bones.end())
@@ -138,6 +145,7 @@ void set_combined_skin(SkeletonPose& pose, std::span<const Index> skins) {
     pose.custom_skin = std::move(combined);
     pose.skin = SkeletonPose::k_custom_skin;
     update_cache(pose);
+    return true;
 }
 
 }  // namespace spinegpu

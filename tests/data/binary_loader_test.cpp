@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <set>
 #include <string>
 #include <tuple>
@@ -453,6 +454,15 @@ TEST(BinaryLoader, binary_loader_reads_files_without_nonessential_data) {
     EXPECT_EQ(mesh.mesh_width, 0);
     const AttachmentData& point = r->attachments[static_cast<std::size_t>(attachment(*r, "default", "s1", "point"))];
     EXPECT_EQ(point.color, (Color{0.38f, 0.94f, 0, 1}));
+}
+
+TEST(BinaryLoader, refuses_a_scale_that_is_not_finite) {
+    test::SkelFixture f;
+    for (const float scale : {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity()}) {
+        Result<SkeletonData> data = load(f.build(), scale);
+        ASSERT_FALSE(data.ok());
+        EXPECT_EQ(data.error().message(), "test.skel: the load options: scale must be finite");
+    }
 }
 
 TEST(BinaryLoader, binary_loader_applies_scale) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <set>
 #include <string>
@@ -503,6 +504,16 @@ TEST(JsonLoader, applies_scale_as_the_official_loader_does) {
     EXPECT_EQ(frame_value(d, t, 0, 1), 0.5f);
     EXPECT_EQ(frame_value(d, t, 0, 2), 1);
     EXPECT_EQ(frame_value(d, one_timeline(d, "a", TimelineType::rotate, 0), 0, 1), 45);
+}
+
+TEST(JsonLoader, refuses_a_scale_that_is_not_finite) {
+    for (const float scale : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+        SkeletonLoadOptions options;
+        options.scale = scale;
+        Result<SkeletonData> data = load_skeleton_json(doc(k_two_bones), "scaled.json", options);
+        ASSERT_FALSE(data.ok());
+        EXPECT_EQ(data.error().message(), "scaled.json: the load options: scale must be finite");
+    }
 }
 
 TEST(JsonLoader, accepts_physics_rates_from_1_to_255) {

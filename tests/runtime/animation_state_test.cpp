@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -111,6 +112,67 @@ TEST(AnimationState, disposed_entries_make_their_handles_stale) {
     EXPECT_EQ(state.entry(idle), nullptr);
     EXPECT_EQ(state.entry(shoot), nullptr);
     EXPECT_FALSE(state.current(0).valid());
+}
+
+TEST(AnimationState, queueing_an_animation_the_data_lacks_or_on_a_negative_track_changes_nothing) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const SkeletonData* data = spineboy();
+    ASSERT_NE(data, nullptr);
+    AnimationState state(*data);
+    const auto past_the_end = static_cast<Index>(data->animations.size());
+    EXPECT_FALSE(state.set_animation(0, k_none, true).valid()) << "a name not found";
+    EXPECT_FALSE(state.set_animation(0, past_the_end, true).valid());
+    EXPECT_FALSE(state.add_animation(0, k_none, true, 0).valid());
+    EXPECT_FALSE(state.add_animation(0, -3, true, 0).valid());
+    EXPECT_FALSE(state.current(0).valid());
+    EXPECT_TRUE(state.notifications.empty());
+
+    const TrackEntryId walk = state.set_animation(0, anim(*data, "walk"), true);
+    state.notifications.clear();
+    EXPECT_FALSE(state.set_animation(0, k_none, true).valid());
+    EXPECT_FALSE(state.add_animation(0, past_the_end, false, 0).valid());
+    EXPECT_FALSE(state.set_animation(-1, anim(*data, "run"), true).valid());
+    EXPECT_FALSE(state.add_animation(-1, anim(*data, "run"), true, 0).valid());
+    EXPECT_FALSE(state.set_empty_animation(-1, 0.2).valid());
+    EXPECT_FALSE(state.add_empty_animation(-1, 0.2, 0).valid());
+    EXPECT_EQ(state.current(0), walk);
+    EXPECT_EQ(state.entry(walk)->next, TrackEntry::k_no_entry);
+    EXPECT_TRUE(state.notifications.empty());
+    EXPECT_TRUE(state.set_empty_animation(0, 0.2).valid()) << "the empty animation is queueable";
+}
+
+TEST(AnimationState, a_stale_handle_reads_nan_and_its_setters_do_nothing) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const SkeletonData* data = spineboy();
+    ASSERT_NE(data, nullptr);
+    AnimationState state(*data);
+    const TrackEntryId walk = state.set_animation(0, anim(*data, "walk"), true);
+    const TrackEntryId run = state.set_animation(0, anim(*data, "run"), true);  // walk, never applied, is disposed
+    ASSERT_EQ(state.entry(walk), nullptr);
+    for (const TrackEntryId id : {walk, TrackEntryId{}}) {
+        EXPECT_TRUE(std::isnan(state.animation_time(id)));
+        EXPECT_TRUE(std::isnan(state.track_complete(id)));
+        state.set_mix_duration(id, 0.5, 0);
+        state.reset_rotation_directions(id);
+    }
+    EXPECT_EQ(state.entry(run)->mix_duration, 0) << "the live entry is untouched";
+    EXPECT_EQ(state.animation_time(run), 0);
+}
+
+TEST(AnimationState, apply_poses_nothing_of_another_skeleton) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const SkeletonData* data = spineboy();
+    ASSERT_NE(data, nullptr);
+    const SkeletonData other = *data;  // the same bones, but another skeleton's data
+    AnimationState state(*data);
+    state.set_animation(0, anim(*data, "walk"), true);
+    state.update(0.25);
+    SkeletonPose pose = create_pose(other);
+    const std::vector<BoneTransform> before = pose.local;
+    EXPECT_FALSE(state.apply(pose));
+    for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(pose.local[i].rotation, before[i].rotation) << i;
+    SkeletonPose own = create_pose(*data);
+    EXPECT_TRUE(state.apply(own));
 }
 
 TEST(AnimationState, apply_skips_tracks_whose_delay_has_not_passed) {

@@ -251,6 +251,28 @@ TEST(SkeletonPose, skin_switch_swaps_the_attachments_the_old_skin_was_showing) {
     EXPECT_EQ(test::attachment_name(fresh, test::slot_index(data, "torso")), "goblingirl/torso");
 }
 
+TEST(SkeletonPose, a_skin_index_the_data_lacks_changes_nothing) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    auto loaded = load("goblins/goblins-pro.skel", "goblins/goblins.atlas");
+    ASSERT_TRUE(loaded);
+    const SkeletonData& data = loaded->data;
+    const Index head = test::slot_index(data, "head");
+    const Index goblin = test::skin_index(data, "goblin");
+    SkeletonPose pose = create_pose(data);
+    ASSERT_TRUE(set_skin(pose, goblin));
+    const auto past_the_end = static_cast<Index>(data.skins.size());
+    EXPECT_FALSE(set_skin(pose, past_the_end));
+    EXPECT_FALSE(set_skin(pose, -5));
+    const Index with_a_stranger[] = {goblin, past_the_end};
+    EXPECT_FALSE(set_combined_skin(pose, with_a_stranger));
+    const Index with_none[] = {k_none, goblin};
+    EXPECT_FALSE(set_combined_skin(pose, with_none));
+    EXPECT_EQ(pose.skin, goblin);
+    EXPECT_EQ(test::attachment_name(pose, head), "goblin/head");
+    EXPECT_TRUE(set_skin(pose, k_none)) << "k_none is no skin";
+    EXPECT_EQ(pose.skin, k_none);
+}
+
 // hero/hero-pro.skel: the weapon bones are skin-required. Without a skin they are inactive and keep the official
 // runtime's initial all-zero transform; skin=weapon/sword setup activates weapon-sword only; switching to
 // weapon/morningstar activates its 13 bones (and the path constraint its skin holds).

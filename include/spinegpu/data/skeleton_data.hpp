@@ -5,8 +5,8 @@
 // curves) live in a few shared pools and are referenced by {offset, count} ranges, so one skeleton type is a
 // handful of allocations however many attachments and timelines it has.
 //
-// Loaders (json_loader.hpp, binary_loader.hpp) build it; bind_atlas() (attachment_binding.hpp) resolves its
-// attachments against an atlas. Once built it is never modified, and any number of characters share it.
+// The loaders (skeleton_loader.hpp) build it; bind_atlas() (attachment_binding.hpp) resolves its attachments
+// against an atlas. Once built it is never modified, and any number of characters share it.
 #pragma once
 
 #include <cstdint>
@@ -284,6 +284,9 @@ struct AnimationData {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+// Poses, animation states, crowds and renderers made from one hold its address: keep it in place while they live
+// (hold it through a std::unique_ptr, say; moving it, or keeping several in a std::vector that grows, leaves them
+// pointing at the old place).
 struct SkeletonData {
     // Skeleton info.
     std::string hash, version, images_path, audio_path;

@@ -1,5 +1,5 @@
 // What a skeleton type needs beyond bones, read off its data once at load time. The GPU layer uses it to decide
-// which optional per-frame sections a type packs (DESIGN.md, "The GPU data path"); `spinegpu info` prints it.
+// which optional per-frame sections a type packs (frame_packer.hpp); `spinegpu info` prints it.
 #pragma once
 
 #include <cstdint>

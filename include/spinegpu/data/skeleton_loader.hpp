@@ -15,7 +15,7 @@
 
 namespace spinegpu {
 
-// Options for loading; zero means default.
+// Options for loading; zero means default. A scale that is not finite is refused (an error naming the option).
 struct SkeletonLoadOptions {
     float scale = 0;  // multiplies lengths and positions as the official loaders' `scale` does; 0 means 1
 };

@@ -1,4 +1,4 @@
-// The CPU path (DESIGN.md: "the usual approach", kept as the reference): each character's world vertices are
+// The CPU path (the usual approach, kept as the reference): each character's world vertices are
 // computed on the CPU by the runtime (compute_world_vertices, as the official renderers do) and written, with the
 // same colours, materials and clipping polygons the skinning pass would write, into mapped memory; the same draw
 // pipeline then draws them. Pure CPU code.

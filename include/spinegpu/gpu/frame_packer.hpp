@@ -1,4 +1,4 @@
-// Per-frame packing of poses for the GPU path (DESIGN.md, "What moves per character and frame"): a 32-byte header,
+// Per-frame packing of poses for the GPU path (what moves per character and frame): a 32-byte header,
 // 24 bytes per drawn bone, the draw list (a 16-bit attachment id per draw-order position) only when it differs from
 // the setup pose's with the character's skin and, only for skeleton types whose animations need them, slot colours
 // and deform offsets. Written straight into mapped memory through raw cursors; nothing allocates. Pure CPU code: the

@@ -1,4 +1,4 @@
-// The Vulkan renderer (DESIGN.md, "The GPU data path"). Skeleton types are uploaded once in bind form; each frame
+// The Vulkan renderer. Skeleton types are uploaded once in bind form; each frame
 // only poses cross the bus (frame_packer.hpp); a compute pass skins the visible attachments of every character in
 // its current draw order and one indexed draw, in one pipeline (dual-source blending covers the four Spine blend
 // modes), draws them all, in the order given; or a tile rasterizer in compute does that draw (RenderPath::gpu_tiles).
@@ -47,7 +47,7 @@ enum class RenderPath : std::uint8_t {
     gpu_tiles,
 };
 
-// World (x, y) to pixels: px = ox + scale * x, py = oy - scale * y (DESIGN.md, "Render").
+// World (x, y) to pixels: px = ox + scale * x, py = oy - scale * y (as `render --camera`).
 struct Camera2D {
     float scale = 1, ox = 0, oy = 0;
 };
@@ -123,12 +123,13 @@ public:
     std::uint64_t validation_messages() const;
     std::string first_validation_message() const;
 
-    // Adds a skeleton type and returns its index. `data`, `atlas` and `binding` must outlive the renderer; `pages`
+    // Adds a skeleton type and returns its index. `data`, `atlas` and `binding` must outlive the renderer, in place; `pages`
     // holds the atlas's page images in atlas order (their pixels are released after upload). All types must be
     // added before the first frame is drawn. `name` names the type in errors.
     Result<std::uint32_t> add_skeleton_type(const SkeletonData& data, const Atlas& atlas, const AtlasBinding& binding,
                                             std::vector<Image> pages, const std::string& name);
-    // A type's bind form (valid after the first frame; before it, after finalize()).
+    // A type's bind form (valid after the first frame; before it, after finalize()). Precondition: `type` is an
+    // index add_skeleton_type returned.
     const StaticSkeleton& skeleton_type(std::uint32_t type) const;
     // Builds and uploads the static data of every type added so far. Called by the first draw when not before. A
     // failure is final: this renderer then refuses every draw and new type with that error (make another one).

@@ -1,4 +1,4 @@
-// A skeleton type in bind form, built once on the CPU for upload (DESIGN.md, "The GPU data path"): every drawable
+// A skeleton type in bind form, built once on the CPU for upload (renderer.hpp): every drawable
 // attachment of every skin (each frame of a sequence separately), its vertices as bone influences with positions in
 // each bone's space (weighted meshes keep all their influences, however many), UVs in the page array, triangles,
 // and per-attachment metadata. Also the tables the frame packer needs to turn a pose into a draw list.

@@ -86,17 +86,20 @@ struct StateNotification {
 
 class AnimationState {
 public:
-    // A state for skeletons of `data` (which must outlive it and be finished, see finish_skeleton_data), with mix
-    // durations from `mixes`.
+    // A state for skeletons of `data` (which must outlive it in place and be finished, see finish_skeleton_data),
+    // with mix durations from `mixes`.
     explicit AnimationState(const SkeletonData& data, MixTable mixes = {});
 
     // Spine's update(delta): advances every track. Double, as the official runtime adds it (see TrackEntry).
     void update(double delta);
-    // Spine's apply(skeleton): poses `pose` with every track. Returns true if any track was applied.
+    // Spine's apply(skeleton): poses `pose` with every track. Returns true if any track was applied; false, posing
+    // nothing, when `pose` is not of this state's skeleton data.
     bool apply(SkeletonPose& pose);
 
     // Spine's setAnimation / addAnimation / setEmptyAnimation / addEmptyAnimation / setEmptyAnimations /
-    // clearTrack / clearTracks. The returned handle names the new entry; set its fields through entry().
+    // clearTrack / clearTracks. The returned handle names the new entry; set its fields through entry(). Where the
+    // official runtime throws (an animation the data lacks, such as k_none from a name not found, or a negative
+    // track), set and add change nothing and return an invalid handle.
     TrackEntryId set_animation(std::int32_t track, Index animation, bool loop);
     TrackEntryId add_animation(std::int32_t track, Index animation, bool loop, double delay);
     TrackEntryId set_empty_animation(std::int32_t track, double mix_duration);
@@ -116,7 +119,7 @@ public:
     TrackEntryId handle(std::uint32_t index) const;
 
     // Spine's TrackEntry.getAnimationTime, getTrackComplete, setMixDuration(duration, delay), resetRotationDirections.
-    // Preconditions: `id` names a live entry.
+    // For a stale or invalid handle the two getters return NaN and the two setters do nothing.
     double animation_time(TrackEntryId id) const;
     double track_complete(TrackEntryId id) const;
     void set_mix_duration(TrackEntryId id, double mix_duration, double delay);

@@ -30,7 +30,7 @@ namespace spinegpu {
 
 // The characters of a game, a scene or a benchmark: each character's pose and animation state, in two arrays indexed
 // by CharacterIndex and owned here. Characters may be of different skeleton types; each SkeletonData must outlive
-// the crowd. Movable, not copyable (poses and states are large; copy a character's parts explicitly if needed).
+// the crowd, in place. Movable, not copyable (poses and states are large; copy a character's parts explicitly if needed).
 class Crowd {
 public:
     Crowd() = default;
@@ -78,7 +78,7 @@ struct FrameStep {
 };
 
 // The job over an index range: advances characters poses[i], states[i] for every i of the spans by one frame, in
-// index order, each as the pose command steps it (DESIGN.md "Pose dump"): states[i].update(dt),
+// index order, each as `spinegpu pose` steps it (README): states[i].update(dt),
 // states[i].apply(poses[i]), update_time(poses[i], dt), update_world_transform(poses[i], physics). Notifications
 // accumulate in states[i].notifications. Touches only those characters, so disjoint ranges may run on different
 // threads at once. Preconditions: the spans have the same size; states[i] was made for poses[i]'s SkeletonData.

@@ -141,7 +141,7 @@ struct SkeletonPose {
 };
 
 // Creates a character's pose for `data` in the setup pose with no skin, update cache built. `data` must outlive it
-// and be finished (finish_skeleton_data, as the loaders leave it).
+// in place and be finished (finish_skeleton_data, as the loaders leave it).
 SkeletonPose create_pose(const SkeletonData& data);
 
 // Spine's Skeleton.setToSetupPose: bones, constraints and slots to setup values, draw order reset.
@@ -153,10 +153,12 @@ void set_slots_to_setup_pose(SkeletonPose& pose);
 
 // Spine's Skeleton.setSkin: with a previous skin, attachments of the old skin still shown are replaced by the new
 // skin's attachment of the same name; without one, each slot gets its setup attachment from the new skin. Rebuilds
-// the update cache. `skin` may be k_none.
-void set_skin(SkeletonPose& pose, Index skin);
+// the update cache. `skin` may be k_none, for no skin (which a name that SkeletonData::skin_names does not find
+// gives too: check the lookup first). Returns false, changing nothing, for an index that names no skin of the data.
+bool set_skin(SkeletonPose& pose, Index skin);
 // The same with a skin built by adding `skins` in order (Spine's Skin.addSkin), held by the pose as its custom skin.
-void set_combined_skin(SkeletonPose& pose, std::span<const Index> skins);
+// Returns false, changing nothing, when an index names no skin of the data (k_none included).
+bool set_combined_skin(SkeletonPose& pose, std::span<const Index> skins);
 
 // Returns the attachment for (slot, attachment name): from the current skin, then the default skin (Spine's
 // Skeleton.getAttachment). k_none if neither has it.
