@@ -23,6 +23,7 @@ std::string too_large(std::uint64_t max_bytes) {
 
 template <class Container>
 Result<Container> read_all(const std::string& path, std::uint64_t max_bytes) {
+    if (path.empty()) return make_error("\"\"", "", "cannot open: the path is empty");
     std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
     if (!f) return make_error(path, "", std::string("cannot open: ") + std::strerror(errno));
     // A regular file's size is known before reading it; pipes and devices are counted as they are read.

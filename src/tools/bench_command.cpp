@@ -347,6 +347,9 @@ int run_bench(int argc, char** argv) {
             return 1;
         }
     }
+    for (const PathEntry* path : paths)
+        if (path->name == std::string_view("gpu-vertex"))
+            warn_if_drawn_unclipped("bench", *skeleton_path, assets->data, gpu::RenderPath::gpu_vertex);
     setup.atlas = &assets->atlas;
     setup.binding = &assets->binding;
     setup.pages = &assets->pages;

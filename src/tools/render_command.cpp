@@ -47,7 +47,10 @@ std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
         *fields[i] = static_cast<float>(*v);
         start = end + 1;
     }
-    if (!(camera.scale > 0)) return std::nullopt;
+    // Bounds as generous as the close-up checks need (bench/closeups: 2.5 million times), and finite in float.
+    if (!(camera.scale > 0 && camera.scale <= 1e7f) || !(std::fabs(camera.ox) <= 1e9f) ||
+        !(std::fabs(camera.oy) <= 1e9f))
+        return std::nullopt;
     return camera;
 }
 
@@ -77,6 +80,7 @@ int run_render(int argc, char** argv) {
         options.frames = *frames;
         std::optional<std::string> out = args->get("--out");
         if (!out) return usage("--out DIR is required");
+        if (out->empty()) return usage("--out needs a folder's path, not an empty one");
         options.out_dir = *out;
         if (std::optional<std::string> p = args->get("--path")) {
             std::optional<gpu::RenderPath> path = parse_render_path(*p);
@@ -114,7 +118,7 @@ int run_render(int argc, char** argv) {
     std::optional<gpu::Camera2D> camera;
     if (args->has("--camera")) {
         camera = parse_camera(*args->get("--camera"));
-        if (!camera) return usage("--camera needs SCALE,OX,OY with SCALE > 0");
+        if (!camera) return usage("--camera needs SCALE,OX,OY: SCALE above 0 up to 1e7, OX and OY from -1e9 to 1e9");
     }
     Color background{0, 0, 0, 0};
     if (std::optional<std::string> text = args->get("--background"))
@@ -173,6 +177,7 @@ int run_render(int argc, char** argv) {
         std::fprintf(stderr, "spinegpu render: %s: the pose shows no attachment (in this skin, at this time), so --fit "
                              "has nothing to frame: the image is the background alone\n", skeleton_path->c_str());
 
+    warn_if_drawn_unclipped("render", *skeleton_path, data, path);
     gpu::RendererDesc desc;
     desc.device = args->get("--device").value_or("");
     desc.validation = args->has("--validation");

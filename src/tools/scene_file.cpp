@@ -67,11 +67,13 @@ public:
         number_field(key, f, low, high);
         if (is_number(*e)) out = number(*e);
     }
+    // A string value; an empty one is refused (no name, path or colour is empty).
     void string_field(std::string_view key, std::string& out) {
         std::optional<element> e = get(key);
         if (!e) return;
         if (!e->is_string()) return fail(key, "must be a string");
         out = std::string(e->get_string().value_unsafe());
+        if (out.empty()) fail(key, "must not be empty");
     }
     void bool_field(std::string_view key, bool& out) {
         std::optional<element> e = get(key);

@@ -52,6 +52,7 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
         Result<SkeletonAssets> assets = load_skeleton_assets(t.skeleton, t.atlas, budget);
         if (!assets)
             return make_error(scene.file, "types[" + std::to_string(types.size()) + "]", assets.error().message());
+        warn_if_drawn_unclipped("render", t.name, assets->data, options.path);
         types.push_back(std::move(*assets));
     }
     gpu::RendererDesc desc;

@@ -1,7 +1,10 @@
 // Loading a skeleton with its atlas and pages: see skeleton_assets.hpp.
 #include "skeleton_assets.hpp"
 
+#include <cstdio>
+
 #include "spinegpu/core/file.hpp"
+#include "spinegpu/data/skeleton_features.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
 
 namespace spinegpu::tools {
@@ -54,6 +57,15 @@ Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, co
     if (!binding) return binding.error();
     assets.binding = std::move(*binding);
     return assets;
+}
+
+void warn_if_drawn_unclipped(const char* command, const std::string& name, const SkeletonData& data,
+                             gpu::RenderPath path) {
+    if (path == gpu::RenderPath::gpu_vertex && analyze_features(data).clipping)
+        std::fprintf(stderr,
+                     "spinegpu %s: warning: %s has clipping attachments, which --path gpu-vertex draws unclipped (this "
+                     "path does not clip; the gpu path does)\n",
+                     command, name.c_str());
 }
 
 }  // namespace spinegpu::tools

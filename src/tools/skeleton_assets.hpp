@@ -12,6 +12,7 @@
 #include "spinegpu/data/image.hpp"
 #include "spinegpu/data/skeleton_data.hpp"
 #include "spinegpu/gpu/gpu_layout.h"
+#include "spinegpu/gpu/renderer.hpp"
 
 namespace spinegpu::tools {
 
@@ -38,5 +39,11 @@ struct PageBudget {
 // pixels are decoded. Errors name the file and the place.
 Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, const std::string& atlas_path,
                                             PageBudget& budget);
+
+// Warns on stderr ("spinegpu COMMAND: warning: NAME ...") when `path` is the vertex-shader path and `data` has
+// clipping attachments, which that path draws unclipped (it refuses draw-order timelines, but a clip is only wrong
+// pixels, so the comparison path still draws).
+void warn_if_drawn_unclipped(const char* command, const std::string& name, const SkeletonData& data,
+                             gpu::RenderPath path);
 
 }  // namespace spinegpu::tools

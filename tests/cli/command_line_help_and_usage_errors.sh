@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The command line's own answers: help and version on stdout with exit code 0 (each command's every option with help
-# COMMAND or COMMAND --help, where --help is not an option's value; options the work would ignore draw a warning), and usage errors with exit code 2 for a flag
-# given twice, numbers not in plain decimal, the demo's bounds, --width without --height, a flag a scene makes meaningless, a --dt past an hour, counts
-# past their range (naming it), an image that is not a .png and the window that is not built yet; a directory given
-# as a file is a read error (exit code 1) that says so.
+# COMMAND or COMMAND --help, where --help is not an option's value; options the work would ignore draw a warning),
+# and usage errors with exit code 2 for a flag given twice, numbers not in plain decimal, the demo's bounds, --width
+# without --height, a flag a scene makes meaningless, a --dt past an hour, counts past their range (naming it), a
+# camera past its range, an image that is not a .png and the window that is not built yet; a directory given as a
+# file is a read error (exit code 1) that says so.
 # usage: command_line_help_and_usage_errors.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1
@@ -101,6 +102,14 @@ expect_usage "--frames is for --scene" render --skeleton "$rig" --atlas "$atlas"
   --height 8 --fit --out "$tmp/x.png"
 expect_usage "--out names a .png file" render --skeleton "$rig" --atlas "$atlas" --animation a --width 8 --height 8 \
   --fit --out "$tmp/x.jpg"
+expect_usage "--out needs a folder's path, not an empty one" render --scene "$tmp/none.json" --out ""
+err=$("$bin" info "" 2>&1 >/dev/null); [ $? -eq 1 ] && [[ $err == *'"": cannot open: the path is empty'* ]] ||
+  fail "info \"\": $err"
+# A camera within float range and the close-ups' needs: 1e39 overflowed a float and drew nothing, with exit code 0.
+for camera in 1e39,0,0 2e7,0,0 1,2e9,0 1,0,-2e9 0,0,0; do
+  expect_usage "--camera needs SCALE,OX,OY: SCALE above 0 up to 1e7" render --skeleton "$rig" --atlas "$atlas" \
+    --animation a --width 8 --height 8 --camera $camera --out "$tmp/x.png"
+done
 
 mkdir "$tmp/dir.json"
 err=$("$bin" info "$tmp/dir.json" 2>&1 >/dev/null)

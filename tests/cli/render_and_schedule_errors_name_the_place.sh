@@ -75,6 +75,8 @@ expect_error nope-schedule 'characters[0].schedule: ' \
 [[ $err == *"nope-plan.json"* ]] || fail "nope-schedule: the schedule file is not named: $err"
 expect_error both-plans 'characters[0]: needs exactly one of "animation" and "schedule"' \
   "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"animation\": \"a\", \"schedule\": \"p.json\"}]}"
+expect_error empty-schedule 'characters[0].schedule: must not be empty' \
+  "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"schedule\": \"\"}]}"
 # A refusal at draw time (the vertex-shader path cannot follow the rig's draw-order timeline) names the scene and the
 # frame, and leaves no output folder behind.
 animation=$("$bin" info "$rig" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["animations"][0]["name"])')

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `spinegpu render` at the edges of its input: `--steps 0` draws the setup pose (and --fit fits it); --fit warns when
 # the pose shows nothing to frame; an atlas with more pages than the renderer's page array, or whose pages' headers add
-# up to more than 2 GiB of pixels, is refused naming the atlas and the page before any page is decoded. Uses the
-# embedded demo rig and files of its own, so it needs no example files.
+# up to more than 2 GiB of pixels, is refused naming the atlas and the page before any page is decoded; --path
+# gpu-vertex warns that it draws clipping attachments unclipped. Uses the embedded demo rig and files of its own (and
+# spineboy, for the clipping warning, when the examples are there).
 # usage: render_limits_and_setup_pose.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1
@@ -68,4 +69,18 @@ printf '\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x40\x00\x00\x00\x40\x00\x0
 cp "$atlas" "$tmp/huge.atlas"
 for i in 1 2 3; do printf '\nhuge.png\nsize: 16384, 16384\n' >> "$tmp/huge.atlas"; done
 expect_refused huge 'page "huge.png": a 16384x16384 image: the atlas pages would take more than 2048 MiB'
+
+# The vertex-shader path draws clipping attachments unclipped, and says so (spineboy has one); the gpu path clips.
+spineboy=$2/spineboy
+if [ -f "$spineboy/spineboy-pro.json" ]; then
+  for path in gpu-vertex gpu; do
+    "$bin" render --skeleton "$spineboy/spineboy-pro.json" --atlas "$spineboy/spineboy.atlas" --animation portal \
+      --steps 0 --width 16 --height 16 --fit --path $path --out "$tmp/clip-$path.png" >/dev/null 2>"$tmp/err" ||
+      fail "render --path $path: $(cat "$tmp/err")"
+    warned=no
+    grep -q "warning: .*spineboy-pro.json has clipping attachments, which --path gpu-vertex draws unclipped" \
+      "$tmp/err" && warned=yes
+    [ $warned = $([ $path = gpu-vertex ] && echo yes || echo no) ] || fail "--path $path: warned=$warned: $(cat "$tmp/err")"
+  done
+fi
 echo ok

@@ -42,6 +42,12 @@ TEST_F(FileRead, names_a_missing_file) {
     EXPECT_NE(text.error().what.find("cannot open"), std::string::npos) << text.error().message();
 }
 
+TEST_F(FileRead, names_an_empty_path_as_such) {
+    Result<std::string> text = read_file_text("");
+    ASSERT_FALSE(text.ok());
+    EXPECT_EQ(text.error().message(), "\"\": cannot open: the path is empty");
+}
+
 TEST_F(FileRead, refuses_a_directory) {
     Result<std::vector<std::uint8_t>> bytes = read_file_bytes(dir_.string());
     ASSERT_FALSE(bytes.ok());
