@@ -54,6 +54,7 @@ void Access::drain(Self& s) {
         n.track = e.track_index;
         n.animation = e.animation;
         n.event_key = q.event_key;
+        n.entry = {q.entry, e.generation};
         s.notifications.push_back(n);
         if (q.type == Type::end) {
             // The official listeners get dispose right after end.

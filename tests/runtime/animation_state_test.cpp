@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <vector>
 #include <new>
 
 #include "counted_allocations.hpp"  // counts to show that the steady state allocates nothing
@@ -157,6 +158,37 @@ TEST(AnimationState, a_stale_handle_reads_nan_and_its_setters_do_nothing) {
     }
     EXPECT_EQ(state.entry(run)->mix_duration, 0) << "the live entry is untouched";
     EXPECT_EQ(state.animation_time(run), 0);
+}
+
+TEST(AnimationState, notifications_name_the_entry_they_are_about) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const SkeletonData* data = spineboy();
+    ASSERT_NE(data, nullptr);
+    AnimationState state(*data);
+    SkeletonPose pose = create_pose(*data);
+    const Index jump = anim(*data, "jump");
+    const TrackEntryId first = state.set_animation(0, jump, false);
+    const TrackEntryId second = state.add_animation(0, jump, false, 0);  // the same animation: only entries differ
+    std::vector<StateNotification> seen;
+    for (int frame = 0; frame < 300; ++frame) {
+        state.update(1.0 / 60);
+        state.apply(pose);
+        seen.insert(seen.end(), state.notifications.begin(), state.notifications.end());
+        state.notifications.clear();
+    }
+    using Type = StateNotification::Type;
+    auto entries_of = [&](Type type) {
+        std::vector<TrackEntryId> out;
+        for (const StateNotification& n : seen)
+            if (n.type == type) out.push_back(n.entry);
+        return out;
+    };
+    EXPECT_EQ(entries_of(Type::start), (std::vector<TrackEntryId>{first, second}));
+    EXPECT_EQ(entries_of(Type::complete), (std::vector<TrackEntryId>{first, second}));
+    EXPECT_EQ(entries_of(Type::end), (std::vector<TrackEntryId>{first}));
+    EXPECT_EQ(entries_of(Type::dispose), (std::vector<TrackEntryId>{first}));
+    EXPECT_EQ(state.entry(first), nullptr) << "disposed: the handle in its notifications is stale now";
+    EXPECT_NE(state.entry(second), nullptr);
 }
 
 TEST(AnimationState, apply_poses_nothing_of_another_skeleton) {

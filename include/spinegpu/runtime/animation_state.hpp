@@ -82,6 +82,9 @@ struct StateNotification {
     std::int32_t track = 0;
     Index animation = k_empty_animation;  // k_empty_animation for "<empty>"
     Index event_key = k_none;             // for Type::event: into SkeletonData::event_keys
+    // The entry it is about (the official listeners get the TrackEntry): equal to the handle set/add returned for it,
+    // so a caller tells which of two queued entries of one animation ended; stale once that entry is disposed.
+    TrackEntryId entry;
 };
 
 class AnimationState {
