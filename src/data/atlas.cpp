@@ -126,6 +126,13 @@ std::string quoted(std::string_view s) {
     return out;
 }
 
+// Whether an atlas's first line is how a JSON object starts: "{" alone, or "{" then a quoted key.
+bool starts_json_object(std::string_view first_line) {
+    if (first_line.empty() || first_line.front() != '{') return false;
+    const std::string_view rest = trim(first_line.substr(1));
+    return rest.empty() || rest.front() == '"';
+}
+
 class Parser {
 public:
     Parser(std::string_view text, const std::string& file) : file_(file) {
@@ -145,6 +152,12 @@ public:
             }
         // Blank lines, then header entries, before the first page are skipped, as the official reader does.
         while (at_line() && trim(line()).empty()) ++next_;
+        // A JSON object (a skeleton export given as the atlas) would otherwise read as a page named "{" and a region
+        // per line, and fail later as regions not found. (A page image may be named "{a}.png": only "{" alone or
+        // followed by a key is taken for JSON.)
+        if (at_line() && starts_json_object(trim(line())))
+            return error_at(static_cast<std::uint32_t>(next_ + 1),
+                            "not a text atlas: it starts as a JSON document does (a skeleton export?)");
         Entry entry;
         while (at_line() && read_entry(line(), entry)) ++next_;
 

@@ -377,6 +377,15 @@ TEST(Atlas, a_file_with_control_bytes_is_not_a_text_atlas) {
               "test.atlas: line 3: not a text atlas (it holds control bytes)");
 }
 
+TEST(Atlas, a_json_object_is_not_a_text_atlas) {
+    EXPECT_EQ(parse_error("\n{\"skeleton\": {\"spine\": \"4.2.22\"}}\n", "boy.json"),
+              "boy.json: line 2: not a text atlas: it starts as a JSON document does (a skeleton export?)");
+    EXPECT_EQ(parse_error("  {\n  \"skeleton\": {}\n}\n"),
+              "test.atlas: line 1: not a text atlas: it starts as a JSON document does (a skeleton export?)");
+    EXPECT_TRUE(parse_atlas("{a}.png\nsize: 4, 4\nr\nbounds: 0, 0, 1, 1\n", "test.atlas").ok())
+        << "a page image may be named with braces";
+}
+
 TEST(Atlas, errors_name_the_file_and_line) {
     EXPECT_EQ(parse_error("p.png\nsize: 4, 4\nr\nbounds: 0, 0, 1\n", "dir/x.atlas"),
               "dir/x.atlas: line 4: expected 4 integers after \"bounds:\"");
