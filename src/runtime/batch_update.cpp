@@ -26,6 +26,19 @@ void Crowd::reserve(std::size_t count) {
     states_.reserve(count);
 }
 
+CharacterIndex Crowd::remove(CharacterIndex i) {
+    assert(i < poses_.size());
+    const auto last = static_cast<CharacterIndex>(poses_.size() - 1);
+    if (i != last) {
+        poses_[i] = std::move(poses_[last]);
+        states_[i] = std::move(states_[last]);
+    }
+    poses_.pop_back();
+    states_.pop_back();
+    order_.moved(last, i);
+    return last;
+}
+
 SkeletonPose& Crowd::pose(CharacterIndex i) {
     assert(i < poses_.size());
     return poses_[i];

@@ -54,6 +54,12 @@ UpdateOrder& UpdateOrder::operator=(UpdateOrder&& other) noexcept {
     return *this;
 }
 
+void UpdateOrder::moved(CharacterIndex from, CharacterIndex to) {
+    // (Keys only place characters in the order; a character without one yet sorts first, as a new one does.)
+    if (to < from && to < keys_.size()) keys_[to] = from < keys_.size() ? keys_[from] : 0;
+    if (from < keys_.size()) keys_.resize(from);
+}
+
 bool UpdateOrder::refresh(std::size_t size) {
     const bool resized = size != order_.size();
     if (!resized) {

@@ -241,6 +241,41 @@ TEST(BatchUpdate, tbb_gives_bit_identical_poses_for_1_2_3_and_8_threads_on_mixed
     expect_thread_count_does_not_change_poses(ThreadBackend::tbb);
 }
 
+TEST(Crowd, a_removed_character_leaves_the_others_as_they_would_have_been) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    ASSERT_FALSE(skeletons().empty());
+    Crowd expected = make_mixed_crowd(k_characters);
+    Crowd crowd = make_mixed_crowd(k_characters);
+    std::vector<CharacterIndex> was(k_characters);  // crowd's character i is expected's was[i]
+    for (CharacterIndex i = 0; i < was.size(); ++i) was[i] = i;
+    BatchUpdater updater(BatchDesc{3});
+    BatchUpdater reference(BatchDesc{1});
+    auto ignore = [](CharacterIndex, const StateNotification&) {};
+    for (std::uint32_t frame = 0; frame < 60; ++frame) {
+        if (frame == 20 || frame == 40) {
+            // A character in the middle, the first, and the last (which moves nothing).
+            for (const CharacterIndex gone : {CharacterIndex{7}, CharacterIndex{0},
+                                              static_cast<CharacterIndex>(crowd.size() - 1)}) {
+                const std::size_t size = crowd.size();
+                const CharacterIndex moved = crowd.remove(gone);
+                EXPECT_EQ(moved, size - 1);
+                EXPECT_EQ(crowd.size(), size - 1);
+                was[gone] = was[moved];
+                was.pop_back();
+            }
+        }
+        updater.update(crowd, FrameStep{k_dt, Physics::update}, ignore);
+        reference.update(expected, FrameStep{k_dt, Physics::update}, ignore);
+    }
+    ASSERT_EQ(crowd.size(), k_characters - 6);
+    for (CharacterIndex i = 0; i < crowd.size(); ++i) {
+        ASSERT_EQ(crowd.pose(i).data, expected.pose(was[i]).data) << i;
+        EXPECT_EQ(first_difference(expected.pose(was[i]), crowd.pose(i)), "") << "character " << i << " (was "
+                                                                                << was[i] << ")";
+        EXPECT_EQ(crowd.state(i).current(0).valid(), expected.state(was[i]).current(0).valid()) << i;
+    }
+}
+
 TEST(BatchUpdate, events_are_delivered_after_the_batch_on_the_calling_thread_in_character_order) {
     SPINEGPU_REQUIRE_EXAMPLES();
     ASSERT_FALSE(skeletons().empty());

@@ -193,5 +193,27 @@ TEST(UpdateOrder, stays_a_permutation_as_the_crowd_grows_and_new_characters_join
     EXPECT_TRUE(is_permutation_of(order.characters(), 10));
 }
 
+TEST(UpdateOrder, a_removed_characters_place_takes_the_moved_characters_key) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    Crowd crowd = sorted_crowd(40);
+    ASSERT_EQ(crowd.size(), 40u);
+    UpdateOrder& order = crowd.update_order();
+    // Character 1 (raptor, animation 0) goes; 39 (raptor, animation 1) takes its place, and its key with it, so the
+    // order sorted at once keeps every group together without a frame to record keys again.
+    ASSERT_EQ(animation_of(crowd, 39), 1);
+    ASSERT_EQ(animation_of(crowd, 1), 0);
+    EXPECT_EQ(crowd.remove(1), 39u);
+    EXPECT_EQ(crowd.remove(38), 38u);  // the last: nothing moves
+    EXPECT_TRUE(order.refresh(crowd.size()));
+    ASSERT_TRUE(is_permutation_of(order.characters(), crowd.size()));
+    std::set<std::pair<const SkeletonData*, Index>> finished;
+    for (std::size_t k = 1; k < crowd.size(); ++k) {
+        const CharacterIndex a = order.characters()[k - 1], b = order.characters()[k];
+        const std::pair previous{crowd.pose(a).data, animation_of(crowd, a)};
+        if (previous != std::pair{crowd.pose(b).data, animation_of(crowd, b)})
+            EXPECT_TRUE(finished.insert(previous).second) << "a group split at position " << k;
+    }
+}
+
 }  // namespace
 }  // namespace spinegpu

@@ -44,11 +44,16 @@ public:
     CharacterIndex add(const SkeletonData& data, MixTable mixes = {});
     // Reserves room for `count` characters, so that adding up to that many does not move the others.
     void reserve(std::size_t count);
+    // Removes character `i` (a despawn) by moving the last character into its place, so the others keep their
+    // indices. Returns the index the moved character had (size() - 1 before the call; `i` itself when it was the
+    // last). Invalidates references into the crowd, and pointers to the two poses (a renderer's draw list). Between
+    // batches only. Precondition: i < size().
+    CharacterIndex remove(CharacterIndex i);
 
     std::size_t size() const { return poses_.size(); }
     bool empty() const { return poses_.empty(); }
 
-    // Character `i`'s pose and animation state. Precondition: i < size(). Valid until the next add().
+    // Character `i`'s pose and animation state. Precondition: i < size(). Valid until the next add() or remove().
     SkeletonPose& pose(CharacterIndex i);
     const SkeletonPose& pose(CharacterIndex i) const;
     AnimationState& state(CharacterIndex i);
