@@ -58,6 +58,7 @@ void UpdateOrder::moved(CharacterIndex from, CharacterIndex to) {
     // (Keys only place characters in the order; a character without one yet sorts first, as a new one does.)
     if (to < from && to < keys_.size()) keys_[to] = from < keys_.size() ? keys_[from] : 0;
     if (from < keys_.size()) keys_.resize(from);
+    frames_ = k_rebuild_frames;  // the next refresh sorts, even if an add() has brought the size back
 }
 
 bool UpdateOrder::refresh(std::size_t size) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace spinegpu::tools {
 
@@ -18,6 +19,19 @@ void CameraFit::add(const SkeletonPose& pose, const AtlasBinding& binding) {
     max_x_ = any_ ? std::max(max_x_, x + w) : x + w;
     max_y_ = any_ ? std::max(max_y_, y + h) : y + h;
     any_ = true;
+}
+
+bool in_range(const gpu::Camera2D& camera, const CameraRange& range) {
+    const double scale = camera.scale;
+    return scale > 0 && scale >= range.min_scale && scale <= range.max_scale &&
+           std::fabs(static_cast<double>(camera.ox)) <= range.max_offset &&
+           std::fabs(static_cast<double>(camera.oy)) <= range.max_offset;
+}
+
+std::string camera_text(const gpu::Camera2D& camera) {
+    char text[96];
+    std::snprintf(text, sizeof text, "%.9g,%.9g,%.9g", camera.scale, camera.ox, camera.oy);
+    return text;
 }
 
 gpu::Camera2D CameraFit::camera(std::uint32_t width, std::uint32_t height) const {

@@ -3,12 +3,28 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "spinegpu/data/attachment_binding.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
 namespace spinegpu::tools {
+
+// The cameras a command takes: scale from `min_scale` (and above 0) to `max_scale`, offsets within ±`max_offset`.
+struct CameraRange {
+    double min_scale, max_scale, max_offset;
+    const char* text;  // the range in words, for messages
+};
+// `render --camera`: as generous as the close-up checks need (bench/closeups: 2.5 million times), finite in float.
+inline constexpr CameraRange k_render_camera{0, 1e7, 1e9, "SCALE above 0 up to 1e7, OX and OY from -1e9 to 1e9"};
+// A scene file's "camera" (scene_file.cpp reads it with these bounds).
+inline constexpr CameraRange k_scene_camera{1e-6, 1e6, 1e9, "scale from 1e-6 to 1e6, x and y from -1e9 to 1e9"};
+
+// Whether `camera` lies in `range` (NaN does not).
+bool in_range(const gpu::Camera2D& camera, const CameraRange& range);
+// "SCALE,OX,OY" as --camera takes it, each number with 9 significant digits (enough to read back the same float).
+std::string camera_text(const gpu::Camera2D& camera);
 
 // World bounds gathered over poses (skeleton_bounds), then the camera that fits them.
 class CameraFit {

@@ -8,8 +8,11 @@
 
 namespace {
 
+using spinegpu::tools::CliArgs;
+using spinegpu::tools::command_options;
 using spinegpu::tools::command_usage;
 using spinegpu::tools::k_general_usage;
+using spinegpu::tools::OptionNames;
 
 // True for the name of a command (or --version).
 bool is_command(std::string_view name) {
@@ -40,9 +43,9 @@ int run(int argc, char** argv) {
         return 0;
     }
     // `COMMAND ... --help`, where --help (or -h) is not an option's value: `pose --skin -h` names a skin.
-    static const spinegpu::tools::OptionNames no_options;
-    const spinegpu::tools::OptionNames* options = spinegpu::tools::command_options(command);
-    if (is_command(command) && spinegpu::tools::CliArgs::asks_for_help(argc, argv, 2, options ? *options : no_options)) {
+    static const OptionNames no_options;
+    const OptionNames* options = command_options(command);
+    if (is_command(command) && CliArgs::asks_for_help(argc, argv, 2, options ? *options : no_options)) {
         const char* text = command_usage(command);
         std::fputs(text ? text : k_general_usage, stdout);
         return 0;

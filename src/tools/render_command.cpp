@@ -47,10 +47,7 @@ std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
         *fields[i] = static_cast<float>(*v);
         start = end + 1;
     }
-    // Bounds as generous as the close-up checks need (bench/closeups: 2.5 million times), and finite in float.
-    if (!(camera.scale > 0 && camera.scale <= 1e7f) || !(std::fabs(camera.ox) <= 1e9f) ||
-        !(std::fabs(camera.oy) <= 1e9f))
-        return std::nullopt;
+    if (!in_range(camera, k_render_camera)) return std::nullopt;
     return camera;
 }
 
@@ -118,7 +115,7 @@ int run_render(int argc, char** argv) {
     std::optional<gpu::Camera2D> camera;
     if (args->has("--camera")) {
         camera = parse_camera(*args->get("--camera"));
-        if (!camera) return usage("--camera needs SCALE,OX,OY: SCALE above 0 up to 1e7, OX and OY from -1e9 to 1e9");
+        if (!camera) return usage(std::string("--camera needs SCALE,OX,OY: ") + k_render_camera.text);
     }
     Color background{0, 0, 0, 0};
     if (std::optional<std::string> text = args->get("--background"))
@@ -173,6 +170,10 @@ int run_render(int argc, char** argv) {
         return fail(make_error(*skeleton_path, "--fit", "the pose's bounds are not finite (its world transforms "
                                                         "overflowed), so no camera fits them"));
     if (fitted) camera = fit.camera(*width, *height);
+    if (fitted && !in_range(*camera, k_render_camera))
+        return fail(make_error(*skeleton_path, "--fit", "the pose's bounds need the camera " + camera_text(*camera) +
+                                                            ", past what --camera takes (" + k_render_camera.text +
+                                                            "); give a --camera"));
     if (fitted && !fit.any())
         std::fprintf(stderr, "spinegpu render: %s: the pose shows no attachment (in this skin, at this time), so --fit "
                              "has nothing to frame: the image is the background alone\n", skeleton_path->c_str());
@@ -198,7 +199,7 @@ int run_render(int argc, char** argv) {
         return 1;
     }
     // The chosen camera, printed once the image is written: a failed render prints only its error.
-    if (fitted) std::printf("--camera %.9g,%.9g,%.9g\n", camera->scale, camera->ox, camera->oy);
+    if (fitted) std::printf("--camera %s\n", camera_text(*camera).c_str());
     return 0;
 }
 

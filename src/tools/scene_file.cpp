@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "camera_fit.hpp"
 #include "json_values.hpp"
 #include "spinegpu/core/json_syntax.hpp"
 
@@ -133,9 +134,9 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
     if (std::optional<element> camera = top.get("camera")) {
         Fields c(file, "camera", *camera, error);
         float scale = 0, x = 0, y = 0;
-        c.number_field("scale", scale, 1e-6, 1e6);
-        c.number_field("x", x, -1e9, 1e9);
-        c.number_field("y", y, -1e9, 1e9);
+        c.number_field("scale", scale, k_scene_camera.min_scale, k_scene_camera.max_scale);
+        c.number_field("x", x, -k_scene_camera.max_offset, k_scene_camera.max_offset);
+        c.number_field("y", y, -k_scene_camera.max_offset, k_scene_camera.max_offset);
         if (!c.get("scale")) c.fail("scale", "is required (or leave out the camera to fit the first frame)");
         scene.camera_scale = scale;
         scene.camera_x = x;
@@ -193,6 +194,7 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
             } else {
                 f.fail("skin", "must be a name or an array of names");
             }
+            if (std::find(ch.skin.begin(), ch.skin.end(), "") != ch.skin.end()) f.fail("skin", "must not be empty");
         }
         f.string_field("animation", ch.animation);
         f.string_field("schedule", ch.schedule);

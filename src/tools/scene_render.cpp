@@ -136,6 +136,10 @@ Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRender
                 return make_error(scene.file, "camera", "the first frame's bounds are not finite (world transforms "
                                                         "overflowed), so no camera fits them; give one");
             camera = fit.camera(scene.width, scene.height);
+            if (!in_range(*camera, k_scene_camera))
+                return make_error(scene.file, "camera",
+                                  "the first frame's bounds need the camera " + camera_text(*camera) +
+                                      ", past what a scene's camera may be (" + k_scene_camera.text + "); give one");
         }
         Result<gpu::FrameStats> stats = renderer.draw(draws, *camera, scene.width, scene.height, scene.background,
                                                       options.path);

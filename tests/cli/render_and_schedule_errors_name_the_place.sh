@@ -77,6 +77,8 @@ expect_error both-plans 'characters[0]: needs exactly one of "animation" and "sc
   "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"animation\": \"a\", \"schedule\": \"p.json\"}]}"
 expect_error empty-schedule 'characters[0].schedule: must not be empty' \
   "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"schedule\": \"\"}]}"
+expect_error empty-skin 'characters[0].skin: must not be empty' \
+  "{\"types\": [$rig_type], \"characters\": [{\"type\": \"rig\", \"animation\": \"a\", \"skin\": [\"\"]}]}"
 # A refusal at draw time (the vertex-shader path cannot follow the rig's draw-order timeline) names the scene and the
 # frame, and leaves no output folder behind.
 animation=$("$bin" info "$rig" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["animations"][0]["name"])')

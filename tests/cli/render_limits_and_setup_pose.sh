@@ -2,8 +2,8 @@
 # `spinegpu render` at the edges of its input: `--steps 0` draws the setup pose (and --fit fits it); --fit warns when
 # the pose shows nothing to frame; an atlas with more pages than the renderer's page array, or whose pages' headers add
 # up to more than 2 GiB of pixels, is refused naming the atlas and the page before any page is decoded; --path
-# gpu-vertex warns that it draws clipping attachments unclipped. Uses the embedded demo rig and files of its own (and
-# spineboy, for the clipping warning, when the examples are there).
+# gpu-vertex warns that it draws clipping attachments unclipped; --fit refuses a camera past --camera's range. Uses
+# the embedded demo rig and files of its own (and spineboy, for the clipping warning, when the examples are there).
 # usage: render_limits_and_setup_pose.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1
@@ -70,6 +70,26 @@ cp "$atlas" "$tmp/huge.atlas"
 for i in 1 2 3; do printf '\nhuge.png\nsize: 16384, 16384\n' >> "$tmp/huge.atlas"; done
 expect_refused huge 'page "huge.png": a 16384x16384 image: the atlas pages would take more than 2048 MiB'
 
+# --fit refuses a camera past what --camera takes (the rig 10^12 units out: OX would be -1.8e11), as a scene refuses
+# one past a scene camera's range: neither draws with offsets a float cannot hold.
+python3 - "$rig" "$tmp/far.json" <<'PY' || fail "could not write far.json"
+import json, sys
+rig = json.load(open(sys.argv[1]))
+rig["bones"][0]["x"] = 1e12
+json.dump(rig, open(sys.argv[2], "w"))
+PY
+err=$("$bin" render --skeleton "$tmp/far.json" --atlas "$atlas" --animation "$first" --steps 0 --width 64 \
+  --height 64 --fit --out "$tmp/far.png" 2>&1 >/dev/null)
+code=$?
+[ $code -eq 1 ] && [[ $err == *"far.json: --fit: the pose's bounds need the camera "*", past what --camera takes"* ]] ||
+  fail "--fit far away: exit code $code: $err"
+printf '%s' "{\"types\": [{\"name\": \"far\", \"skeleton\": \"far.json\", \"atlas\": \"spinegpu-demo.atlas\"}],
+  \"characters\": [{\"type\": \"far\", \"animation\": \"$first\"}]}" > "$tmp/far-scene.json"
+err=$("$bin" render --scene "$tmp/far-scene.json" --out "$tmp/far-out" 2>&1 >/dev/null)
+code=$?
+[ $code -eq 1 ] && [[ $err == *"far-scene.json: camera: the first frame's bounds need the camera "* ]] ||
+  fail "scene fitted far away: exit code $code: $err"
+
 # The vertex-shader path draws clipping attachments unclipped, and says so (spineboy has one); the gpu path clips.
 spineboy=$2/spineboy
 if [ -f "$spineboy/spineboy-pro.json" ]; then
@@ -80,7 +100,9 @@ if [ -f "$spineboy/spineboy-pro.json" ]; then
     warned=no
     grep -q "warning: .*spineboy-pro.json has clipping attachments, which --path gpu-vertex draws unclipped" \
       "$tmp/err" && warned=yes
-    [ $warned = $([ $path = gpu-vertex ] && echo yes || echo no) ] || fail "--path $path: warned=$warned: $(cat "$tmp/err")"
+    expected=no
+    [ $path = gpu-vertex ] && expected=yes
+    [ $warned = $expected ] || fail "--path $path: warned=$warned: $(cat "$tmp/err")"
   done
 fi
 echo ok

@@ -254,9 +254,9 @@ TEST(Crowd, a_removed_character_leaves_the_others_as_they_would_have_been) {
     for (std::uint32_t frame = 0; frame < 60; ++frame) {
         if (frame == 20 || frame == 40) {
             // A character in the middle, the first, and the last (which moves nothing).
-            for (const CharacterIndex gone : {CharacterIndex{7}, CharacterIndex{0},
-                                              static_cast<CharacterIndex>(crowd.size() - 1)}) {
+            for (int k = 0; k < 3; ++k) {
                 const std::size_t size = crowd.size();
+                const auto gone = static_cast<CharacterIndex>(k == 0 ? 7 : k == 1 ? 0 : size - 1);
                 const CharacterIndex moved = crowd.remove(gone);
                 EXPECT_EQ(moved, size - 1);
                 EXPECT_EQ(crowd.size(), size - 1);

@@ -215,5 +215,20 @@ TEST(UpdateOrder, a_removed_characters_place_takes_the_moved_characters_key) {
     }
 }
 
+TEST(UpdateOrder, a_despawn_then_a_spawn_sort_again_though_the_size_is_back) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    Crowd crowd = sorted_crowd(40);
+    ASSERT_EQ(crowd.size(), 40u);
+    UpdateOrder& order = crowd.update_order();
+    crowd.remove(5);
+    const CharacterIndex c = crowd.add(*types().spineboy);
+    crowd.state(c).set_animation(0, 2, true);
+    ASSERT_EQ(crowd.size(), 40u);
+    EXPECT_TRUE(order.refresh(crowd.size()));
+    ASSERT_TRUE(is_permutation_of(order.characters(), crowd.size()));
+    update_all(crowd);  // records the newcomer's key, a change
+    EXPECT_EQ(order.characters()[0], c) << "a character without a key sorts first";
+}
+
 }  // namespace
 }  // namespace spinegpu

@@ -15,8 +15,8 @@ namespace spinegpu {
 inline constexpr std::uint64_t k_max_file_bytes = std::uint64_t{256} << 20;
 
 // Returns the bytes of the file at `path`, or an Error naming it: the path is empty, the file cannot be opened or
-// read, it is a directory, or it holds more than `max_bytes` (a regular file is refused by its size before reading; a pipe or device after
-// `max_bytes` bytes).
+// read, it is a directory, or it holds more than `max_bytes` (a regular file is refused by its size before reading;
+// a pipe or device after `max_bytes` bytes).
 Result<std::vector<std::uint8_t>> read_file_bytes(const std::string& path, std::uint64_t max_bytes = k_max_file_bytes);
 
 // Returns the file at `path` as text (no decoding, bytes as chars), with the errors of read_file_bytes.

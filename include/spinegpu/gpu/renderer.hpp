@@ -123,9 +123,9 @@ public:
     std::uint64_t validation_messages() const;
     std::string first_validation_message() const;
 
-    // Adds a skeleton type and returns its index. `data`, `atlas` and `binding` must outlive the renderer, in place; `pages`
-    // holds the atlas's page images in atlas order (their pixels are released after upload). All types must be
-    // added before the first frame is drawn. `name` names the type in errors.
+    // Adds a skeleton type and returns its index. `data`, `atlas` and `binding` must outlive the renderer, in place;
+    // `pages` holds the atlas's page images in atlas order (their pixels are released after upload). All types must
+    // be added before the first frame is drawn. `name` names the type in errors.
     Result<std::uint32_t> add_skeleton_type(const SkeletonData& data, const Atlas& atlas, const AtlasBinding& binding,
                                             std::vector<Image> pages, const std::string& name);
     // A type's bind form (valid after the first frame; before it, after finalize()). Precondition: `type` is an

@@ -30,7 +30,8 @@ namespace spinegpu {
 
 // The characters of a game, a scene or a benchmark: each character's pose and animation state, in two arrays indexed
 // by CharacterIndex and owned here. Characters may be of different skeleton types; each SkeletonData must outlive
-// the crowd, in place. Movable, not copyable (poses and states are large; copy a character's parts explicitly if needed).
+// the crowd, in place. Movable, not copyable (poses and states are large; copy a character's parts explicitly if
+// needed).
 class Crowd {
 public:
     Crowd() = default;
@@ -46,8 +47,9 @@ public:
     void reserve(std::size_t count);
     // Removes character `i` (a despawn) by moving the last character into its place, so the others keep their
     // indices. Returns the index the moved character had (size() - 1 before the call; `i` itself when it was the
-    // last). Invalidates references into the crowd, and pointers to the two poses (a renderer's draw list). Between
-    // batches only. Precondition: i < size().
+    // last). Invalidates references into the crowd, pointers to the two poses (a renderer's draw list) and the
+    // update order's characters() until its next refresh(). Between batches, and not from a notification listener
+    // (collect despawns, remove after the delivery). Precondition: i < size().
     CharacterIndex remove(CharacterIndex i);
 
     std::size_t size() const { return poses_.size(); }
@@ -101,7 +103,8 @@ void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::s
 
 // Hands character `i`'s collected notifications to `listener(CharacterIndex, const StateNotification&)` in the
 // official listener order, then clears them. The listener may change animation states (set_animation...):
-// notifications that this causes for character `i` are delivered in the same call. Allocates nothing.
+// notifications that this causes for character `i` are delivered in the same call. It must not add or remove
+// characters (collect despawns and remove them after the delivery). Allocates nothing.
 template <class Listener>
 void deliver_character_events(Crowd& crowd, CharacterIndex i, Listener& listener) {
     std::vector<StateNotification>& notifications = crowd.state(i).notifications;
@@ -116,8 +119,8 @@ void deliver_character_events(Crowd& crowd, CharacterIndex i, Listener& listener
 // Hands every character's collected notifications to `listener(CharacterIndex, const StateNotification&)`, on the
 // calling thread: characters in index order, each one's notifications in the official listener order; then clears
 // them. The listener may change animation states: see deliver_character_events; notifications it causes for other
-// characters are delivered when the loop reaches them or by a later delivery. The listener must not add characters.
-// Allocates nothing.
+// characters are delivered when the loop reaches them or by a later delivery. The listener must not add or remove
+// characters. Allocates nothing.
 template <class Listener>
 void deliver_events(Crowd& crowd, Listener&& listener) {
     const std::size_t count = crowd.size();

@@ -55,7 +55,8 @@ public:
     // but not during refresh().
     std::uint32_t record(CharacterIndex i, const SkeletonPose& pose, const AnimationState& state);
     // For Crowd::remove: character `from`, the last, now stands at `to`, and the crowd is one smaller. Its key moves
-    // with it; the next refresh() sorts again (the size changed). Not thread safe: call it between batches.
+    // with it, and the next refresh() sorts again (also when characters added since bring the size back). Not thread
+    // safe: call it between batches.
     void moved(CharacterIndex from, CharacterIndex to);
     // For the update job: adds the changes that record() reported for a range (one atomic add per range).
     void add_changes(std::uint32_t changes) { changes_.fetch_add(changes, std::memory_order_relaxed); }
