@@ -210,8 +210,9 @@ TEST(UpdateOrder, a_removed_characters_place_takes_the_moved_characters_key) {
     for (std::size_t k = 1; k < crowd.size(); ++k) {
         const CharacterIndex a = order.characters()[k - 1], b = order.characters()[k];
         const std::pair previous{crowd.pose(a).data, animation_of(crowd, a)};
-        if (previous != std::pair{crowd.pose(b).data, animation_of(crowd, b)})
+        if (previous != std::pair{crowd.pose(b).data, animation_of(crowd, b)}) {
             EXPECT_TRUE(finished.insert(previous).second) << "a group split at position " << k;
+        }
     }
 }
 
