@@ -92,6 +92,18 @@ Index animation_of(const Crowd& crowd, CharacterIndex i) {
     return crowd.state(i).entry(crowd.state(i).current(0))->animation;
 }
 
+// Expects the crowd's update order to hold each (skeleton type, track 0 animation) group in one run.
+void expect_groups_together(const Crowd& crowd) {
+    const std::span<const CharacterIndex> order = crowd.update_order().characters();
+    std::set<std::pair<const SkeletonData*, Index>> finished;
+    for (std::size_t k = 1; k < order.size(); ++k) {
+        const std::pair previous{crowd.pose(order[k - 1]).data, animation_of(crowd, order[k - 1])};
+        if (previous != std::pair{crowd.pose(order[k]).data, animation_of(crowd, order[k])}) {
+            EXPECT_TRUE(finished.insert(previous).second) << "a group split at position " << k;
+        }
+    }
+}
+
 TEST(UpdateOrder, new_crowd_starts_in_index_order_then_groups_by_type_and_animation_in_phase_order) {
     SPINEGPU_REQUIRE_EXAMPLES();
     ASSERT_TRUE(types().spineboy && types().raptor);
@@ -180,14 +192,7 @@ TEST(UpdateOrder, stays_a_permutation_as_the_crowd_grows_and_new_characters_join
     update_all(crowd);
     EXPECT_TRUE(order.refresh(crowd.size()));  // 40 of 80 changed group (from none)
     ASSERT_TRUE(is_permutation_of(order.characters(), crowd.size()));
-    std::set<std::pair<const SkeletonData*, Index>> finished;
-    for (std::size_t k = 1; k < crowd.size(); ++k) {
-        const CharacterIndex a = order.characters()[k - 1], b = order.characters()[k];
-        const std::pair previous{crowd.pose(a).data, animation_of(crowd, a)};
-        if (previous != std::pair{crowd.pose(b).data, animation_of(crowd, b)}) {
-            EXPECT_TRUE(finished.insert(previous).second) << "a group split at position " << k;
-        }
-    }
+    expect_groups_together(crowd);
     // Shrinking is a new size too.
     EXPECT_TRUE(order.refresh(10));
     EXPECT_TRUE(is_permutation_of(order.characters(), 10));
@@ -206,14 +211,7 @@ TEST(UpdateOrder, a_removed_characters_place_takes_the_moved_characters_key) {
     EXPECT_EQ(crowd.remove(38), 38u);  // the last: nothing moves
     EXPECT_TRUE(order.refresh(crowd.size()));
     ASSERT_TRUE(is_permutation_of(order.characters(), crowd.size()));
-    std::set<std::pair<const SkeletonData*, Index>> finished;
-    for (std::size_t k = 1; k < crowd.size(); ++k) {
-        const CharacterIndex a = order.characters()[k - 1], b = order.characters()[k];
-        const std::pair previous{crowd.pose(a).data, animation_of(crowd, a)};
-        if (previous != std::pair{crowd.pose(b).data, animation_of(crowd, b)}) {
-            EXPECT_TRUE(finished.insert(previous).second) << "a group split at position " << k;
-        }
-    }
+    expect_groups_together(crowd);
 }
 
 TEST(UpdateOrder, a_despawn_then_a_spawn_sort_again_though_the_size_is_back) {
