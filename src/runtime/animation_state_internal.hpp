@@ -64,6 +64,11 @@ struct AnimationStateAccess {
     static void apply_attachment_timeline(Self& s, const TimelineData& timeline, SkeletonPose& pose, double time,
                                           MixBlend blend, bool attachments, std::uint32_t* hint);
     static void queue_events(Self& s, std::uint32_t entry, double animation_time);
+    // What apply_mixing_from does to the state, without posing (animation_state_unposed.cpp): the mix, its events
+    // and the entry's total_alpha, which update_mixing_from reads to end the mix.
+    static double mix_from_without_pose(Self& s, std::uint32_t to, MixBlend blend);
+    // Collects into events_ the keys of `animation`'s event timelines fired in (last_time, time], as apply does.
+    static void collect_events(Self& s, Index animation, double last_time, double time);
 
     // Timeline.apply for every timeline AnimationState does not special-case: rotate timelines here (keeping the
     // double rotation in rotations_), the others through apply_timeline. Defined inline in animation_state_apply.cpp,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <cmath>
 #include <utility>
 
 #include "batch_tbb.hpp"
@@ -70,17 +71,62 @@ inline void animate_character(SkeletonPose& pose, AnimationState& state, const F
     update_time(pose, step.dt);
 }
 
-// One character's frame, as update_characters documents it.
+// Records that the pose's world transforms are now computed at its skeleton position and scale.
+inline void mark_posed(SkeletonPose& pose) { pose.posed_at = {pose.x, pose.y, pose.scale_x, pose.scale_y, true, false}; }
+
+// One character's posed frame, as update_characters documents it; after frames passed over (PoseFilter), from the
+// setup pose with physics reset.
 inline void update_character(SkeletonPose& pose, AnimationState& state, const FrameStep& step) {
+    const bool again = pose.posed_at.skipped;
+    if (again) set_to_setup_pose(pose);
     animate_character(pose, state, step);
-    update_world_transform(pose, step.physics);
+    update_world_transform(pose, again && step.physics != Physics::none ? Physics::reset : step.physics);
+    mark_posed(pose);
+}
+
+// Moves the stale world transforms of a character passed over with its skeleton position: every active bone's by
+// how far x and y moved since they were computed. False, moving nothing, where they cannot follow: the skeleton
+// scale changed, or the move is not finite.
+bool follow_position(SkeletonPose& pose) {
+    PosedAt& at = pose.posed_at;
+    if (pose.scale_x != at.scale_x || pose.scale_y != at.scale_y) return false;
+    if (pose.x == at.x && pose.y == at.y) return true;
+    const float dx = pose.x - at.x, dy = pose.y - at.y;
+    if (!std::isfinite(dx) || !std::isfinite(dy)) return false;
+    for (std::size_t b = 0; b < pose.world.size(); ++b) {
+        if (!pose.bone_active[b]) continue;  // (inactive bones keep what they hold, as posing leaves them)
+        pose.world[b].x += dx;
+        pose.world[b].y += dy;
+    }
+    at.x = pose.x;
+    at.y = pose.y;
+    return true;
+}
+
+// Whether the step's filter passes over character `i` this frame (its stale world transforms moved first).
+inline bool passes_over(const FrameStep& step, CharacterIndex i, SkeletonPose& pose) {
+    return step.filter.posed != nullptr && pose.posed_at.computed && follow_position(pose) &&
+           !step.filter.posed(step.filter.context, i, pose);
+}
+
+// A frame of a character passed over: its animation state and physics time advance, its pose stays.
+void pass_over(SkeletonPose& pose, AnimationState& state, const FrameStep& step) {
+    state.update(step.dt);
+    state.apply_without_pose();
+    update_time(pose, step.dt);
+    pose.posed_at.skipped = true;
 }
 
 }  // namespace
 
 void update_characters(std::span<SkeletonPose> poses, std::span<AnimationState> states, const FrameStep& step) {
     assert(poses.size() == states.size());
-    for (std::size_t i = 0; i < poses.size(); ++i) update_character(poses[i], states[i], step);
+    for (std::size_t i = 0; i < poses.size(); ++i) {
+        if (passes_over(step, static_cast<CharacterIndex>(i), poses[i]))
+            pass_over(poses[i], states[i], step);
+        else
+            update_character(poses[i], states[i], step);
+    }
 }
 
 void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::size_t begin, std::size_t end,
@@ -88,8 +134,9 @@ void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::s
     assert(end <= order.size());
     UpdateOrder& keys = crowd.update_order();
     std::uint32_t changes = 0;
-    // Consecutive characters with one update cache (the order groups characters by skeleton) take their world
-    // transforms together; everything else is each character's own, in order.
+    // Consecutive posed characters with one update cache (the order groups characters by skeleton) take their world
+    // transforms together; everything else is each character's own, in order. Characters passed over, and those
+    // posed again after being passed over (their physics reset), are done alone.
     std::array<SkeletonPose*, detail::k_world_group_size> group;
     for (std::size_t k = begin; k < end;) {
         std::size_t count = 0;
@@ -97,11 +144,20 @@ void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::s
         do {
             const CharacterIndex i = order[k];
             SkeletonPose& pose = crowd.pose(i);
+            if (passes_over(step, i, pose)) {
+                pass_over(pose, crowd.state(i), step);
+                continue;
+            }
+            if (pose.posed_at.skipped) {
+                update_character(pose, crowd.state(i), step);
+                continue;
+            }
             if (count != 0 && !detail::share_update_cache(*group[0], pose)) break;
             animate_character(pose, crowd.state(i), step);
             group[count++] = &pose;
         } while (++k < end && count < group.size());
-        detail::update_world_transforms(std::span(group.data(), count), step.physics);
+        if (count != 0) detail::update_world_transforms(std::span(group.data(), count), step.physics);
+        for (std::size_t g = 0; g < count; ++g) mark_posed(*group[g]);
         for (std::size_t g = first; g < k; ++g)
             changes += keys.record(order[g], crowd.pose(order[g]), crowd.state(order[g]));
     }

@@ -98,6 +98,13 @@ public:
     // Spine's apply(skeleton): poses `pose` with every track. Returns true if any track was applied; false, posing
     // nothing, when `pose` is not of this state's skeleton data.
     bool apply(SkeletonPose& pose);
+    // Everything apply() does but posing, for a character not shown this frame: event timelines fire, `complete`
+    // and `end` follow, mixes progress and finish, the tracks' last times move on, exactly as apply() leaves them
+    // (the notifications are the same). A later apply() then poses as if every frame had been applied where the pose
+    // depends only on the tracks' times (track 0, additive tracks over keyed properties); it differs where a
+    // property keeps what earlier frames left (a higher track's partial alpha over a property track 0 does not key,
+    // the direction memory of mixed rotations). Returns true if any track was applied.
+    bool apply_without_pose();
 
     // Spine's setAnimation / addAnimation / setEmptyAnimation / addEmptyAnimation / setEmptyAnimations /
     // clearTrack / clearTracks. The returned handle names the new entry; set its fields through entry(). Where the

@@ -78,26 +78,54 @@ private:
     UpdateOrder order_;
 };
 
+// Which characters a frame poses: a crowd update may pass over characters nobody sees (outside the view), keeping
+// their animations running without posing them. Their frames cost a few percent of a posed one.
+struct PoseFilter {
+    // Whether character `i` is posed this frame. Asked only of a character that a crowd update posed before and whose
+    // skeleton scale has not changed since (the others are posed without asking), with its world transforms as last
+    // posed, moved by how far its skeleton x, y moved since (so a game may test them against its view, as
+    // gpu::character_in_view does). When it returns false the frame advances the character's animation state without
+    // posing it (AnimationState::apply_without_pose: events, completions and ends are notified as usual) and its
+    // physics time; its pose keeps the last posed values. The first frame that poses it again starts from the setup
+    // pose (set_to_setup_pose) with its physics constraints reset (Physics::reset, unless the step's mode is none),
+    // then applies its animation state: it is posed as a new character playing the same tracks at the same times
+    // would be. Where nothing else changes the pose, that is the pose every frame posed would have given (properties
+    // the current animations do not key are mixed back to their setup values); it differs where earlier frames
+    // leave something behind: what the game set on the pose by hand, a track cleared without mixing out, physics,
+    // the rotation direction a running mix remembers. Runs on the updating threads, for several characters at
+    // once: it must only read.
+    bool (*posed)(void* context, CharacterIndex i, const SkeletonPose& pose) = nullptr;  // null: pose every one
+    void* context = nullptr;
+};
+
 // What one frame does to every character.
 struct FrameStep {
+    constexpr FrameStep() = default;
+    constexpr FrameStep(double dt_, Physics physics_, PoseFilter filter_ = {})
+        : dt(dt_), physics(physics_), filter(filter_) {}
+
     double dt = 0;                     // seconds (double, as the official runtime adds it; see AnimationState)
     Physics physics = Physics::update; // the physics mode of update_world_transform
+    PoseFilter filter;                 // none: every character is posed
 };
 
 // The job over an index range: advances characters poses[i], states[i] for every i of the spans by one frame, in
 // index order, each as `spinegpu pose` steps it (README): states[i].update(dt),
-// states[i].apply(poses[i]), update_time(poses[i], dt), update_world_transform(poses[i], physics). Notifications
-// accumulate in states[i].notifications. Touches only those characters, so disjoint ranges may run on different
-// threads at once. Preconditions: the spans have the same size; states[i] was made for poses[i]'s SkeletonData.
+// states[i].apply(poses[i]), update_time(poses[i], dt), update_world_transform(poses[i], physics); or, for a
+// character the step's filter passes over (asked with i, its position in the spans), without posing it.
+// Notifications accumulate in states[i].notifications. Touches only those characters, so disjoint ranges may run on
+// different threads at once. Preconditions: the spans have the same size; states[i] was made for poses[i]'s
+// SkeletonData.
 void update_characters(std::span<SkeletonPose> poses, std::span<AnimationState> states, const FrameStep& step);
 
 // The job over positions [begin, end) of `order`, a permutation of the crowd's indices (normally
 // crowd.update_order().characters(), taken after this frame's refresh): updates each character order[k] as
-// update_characters does, with the same bits (a NaN result only as a NaN), and records its key in the crowd's update
-// order for its next refresh. Up to four consecutive characters of one skeleton and skin pose their bones together
-// (AVX2 where the CPU has it, one character per lane; src/runtime/world_group.hpp). Ranges of one order may run on
-// different threads at once. A renderer PoseJob that calls this must set its `order` to the same span, so that each
-// character is packed by the thread that updated it. Precondition: end <= order.size().
+// update_characters does (the step's filter asked with order[k]), with the same bits (a NaN result only as a NaN),
+// and records its key in the crowd's update order for its next refresh. Up to four consecutive posed characters of
+// one skeleton and skin pose their bones together (AVX2 where the CPU has it, one character per lane;
+// src/runtime/world_group.hpp). Ranges of one order may run on different threads at once. A renderer PoseJob that
+// calls this must set its `order` to the same span, so that each character is packed by the thread that updated it.
+// Precondition: end <= order.size().
 void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::size_t begin, std::size_t end,
                      const FrameStep& step);
 

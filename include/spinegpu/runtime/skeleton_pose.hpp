@@ -95,6 +95,15 @@ struct UpdateStep {
     Index parent = k_none;  // bone steps: the bone's parent (read once per step, without the BoneData lookup)
 };
 
+// Where a crowd's update (batch_update.hpp) left a pose's world transforms: the skeleton position and scale they
+// were computed at, whether they have been, and whether the frames since were passed over unposed (PoseFilter).
+// Kept by update_characters and update_in_order only.
+struct PosedAt {
+    float x = 0, y = 0, scale_x = 1, scale_y = 1;
+    bool computed = false;  // a crowd update computed the world transforms
+    bool skipped = false;   // frames since then were not posed: the world transforms are stale (moved with x, y)
+};
+
 struct SkeletonPose {
     const SkeletonData* data = nullptr;
 
@@ -132,6 +141,7 @@ struct SkeletonPose {
     float x = 0, y = 0, scale_x = 1, scale_y = 1;
     double time = 0;                     // physics time, advanced by update_time() (double: see PhysicsPose)
     float wind_x = 1, wind_y = 0, gravity_x = 0, gravity_y = 1;
+    PosedAt posed_at;
 
     // Scratch for path constraints (positions, spaces, lengths, curves), sized at creation.
     std::vector<float> path_scratch;
