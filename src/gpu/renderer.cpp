@@ -10,6 +10,7 @@
 #include "spinegpu/gpu/cpu_path.hpp"
 #include "spinegpu/gpu/frame_packer.hpp"
 #include "spinegpu/gpu/gpu_structs.hpp"
+#include "spinegpu/gpu/offscreen_filter.hpp"
 
 namespace spinegpu::gpu {
 
@@ -366,8 +367,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
                                      std::pair{&f.words, word_total * 4}})
             if (Result<bool> r = fit_buffer(c, *buffer, bytes); !r) return r.error();
     }
-    const WorldRect view{-camera.ox / camera.scale, (camera.oy - static_cast<float>(height)) / camera.scale,
-                         (static_cast<float>(width) - camera.ox) / camera.scale, camera.oy / camera.scale};
+    const WorldRect view = view_rect(camera, width, height);
 
     // Pass 1, per character: cull; GPU paths: pack at its fixed places, its header holding its output counts;
     // CPU path: count its output. Each range adds what it counted to the frame's totals once.
