@@ -17,6 +17,7 @@
 #include "spinegpu/data/attachment_binding.hpp"
 #include "spinegpu/data/image.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
+#include "spinegpu/gpu/offscreen_filter.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 #include "spinegpu/runtime/batch_update.hpp"
 
@@ -103,9 +104,14 @@ int main(int argc, char** argv) {
     const float grid_w = cell_w * static_cast<float>(columns), grid_h = cell_h * static_cast<float>(rows);
     const float scale = std::min(1280 / grid_w, 720 / grid_h);
     const gpu::Camera2D camera{scale, (1280 - scale * grid_w) / 2, 720 - (720 - scale * grid_h) / 2};
+    // Characters outside the view are neither posed nor packed: the update passes over those draw() would cull.
+    if (Result<void> finalized = (*renderer)->finalize(); !finalized) return fail(finalized.error());
+    const std::vector<std::uint32_t> types(crowd.size(), *type);   // each character's type, by crowd index
+    gpu::OffscreenFilter offscreen(**renderer, types);
+    offscreen.set_view(camera, 1280, 720);                         // as the frames are drawn
 
     for (int frame = 0; frame < 30; ++frame) {
-        updater.update(crowd, FrameStep{1.0 / 60, Physics::update},
+        updater.update(crowd, FrameStep{1.0 / 60, Physics::update, offscreen.filter()},
                        [](CharacterIndex, const StateNotification&) { /* events, after the batch */ });
         Result<gpu::FrameStats> stats = (*renderer)->draw(draws, camera, 1280, 720, Color{0.09f, 0.09f, 0.11f, 1},
                                                           path);

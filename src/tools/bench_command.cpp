@@ -167,6 +167,9 @@ void print_json_row(const BenchRow& row) {
     w.key("backend");
     if (row.backend) w.value(row.backend); else w.null();
     w.key("update_in_pack").value(row.update_in_pack);
+    w.key("offscreen").value(row.offscreen);
+    w.key("skip_offscreen").value(row.skip_offscreen);
+    number("culled", row.culled ? std::optional<double>(*row.culled) : std::nullopt);
     number("steal_percent", row.steal_percent);
     w.end_object();
     std::printf("%s\n", w.str().c_str());
@@ -201,9 +204,11 @@ void print_table(const std::vector<BenchRow>& rows) {
     // The renderer's rows: where the frame's time goes, and the GPU time's floors on an H200.
     const char* device = nullptr;
     bool update_in_pack = false, missing = false;
+    const BenchRow* offscreen = nullptr;
     for (const BenchRow& row : rows) {
         if (!row.frame_ms) continue;
         update_in_pack = update_in_pack || row.update_in_pack;
+        if (row.offscreen != 0) offscreen = &row;
         if (device == nullptr) {
             std::printf("\n%-24s %10s %-10s %8s %9s %8s %9s %9s %9s %18s %9s\n", "skeleton", "characters", "path",
                         "pack ms", "record ms", "GPU ms", "(skin ms)", "frame ms", "bytes/chr", "floors: vtx, fill",
@@ -226,6 +231,10 @@ void print_table(const std::vector<BenchRow>& rows) {
     if (std::any_of(rows.begin(), rows.end(), [](const BenchRow& row) { return row.cpu_frame_ratio.has_value(); }))
         std::printf("(cpu/this: the cpu path's frame ms over the row's, same characters)\n");
     if (update_in_pack) std::printf("(--update-in-pack: pack ms includes the runtime update)\n");
+    if (offscreen != nullptr)
+        std::printf("(--offscreen %u: that many more characters outside the view, updated%s; the last frame culled %u)\n",
+                    offscreen->offscreen, offscreen->skip_offscreen ? " without posing (--skip-offscreen)" : " and posed",
+                    offscreen->culled.value_or(0));
     // On a shared virtual machine, the time the host gave to other machines while the rows ran.
     std::optional<double> most_steal;
     for (const BenchRow& row : rows)
@@ -321,7 +330,8 @@ int run_bench(int argc, char** argv) {
     // The renderer's options mean nothing to the runtime update alone: say so (a warning, since the contract's
     // grammar allows them) rather than ignore them silently.
     if (paths.size() == 1 && paths[0] == &k_paths[0])
-        for (const char* flag : {"--width", "--device", "--character-pixels", "--update-in-pack"})
+        for (const char* flag :
+             {"--width", "--device", "--character-pixels", "--update-in-pack", "--offscreen", "--skip-offscreen"})
             if (args->has(flag))
                 std::fprintf(stderr, "spinegpu bench: warning: %s is ignored: it is for the renderer's paths (gpu, "
                                      "cpu, gpu-vertex, gpu-tiles), and --paths update times the runtime alone\n", flag);
@@ -356,6 +366,12 @@ int run_bench(int argc, char** argv) {
 
     const bool json = args->has("--json");
     setup.update_in_pack = args->has("--update-in-pack");
+    setup.skip_offscreen = args->has("--skip-offscreen");
+    if (std::optional<std::string> text = args->get("--offscreen")) {
+        const std::optional<std::uint32_t> n = parse_whole(text, 0, 10'000'000);
+        if (!n) return usage("--offscreen needs an integer from 0 to 10000000, got \"" + *text + "\"");
+        setup.offscreen = *n;
+    }
     std::vector<BenchRow> rows;
     for (std::size_t count : counts) {
         const std::size_t first = rows.size();

@@ -15,6 +15,7 @@
 
 #include "bench_rows.hpp"
 #include "host_load.hpp"
+#include "spinegpu/gpu/offscreen_filter.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 
 namespace spinegpu::tools {
@@ -46,29 +47,34 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     }
 
     // The view: world units scaled so that a character is about 64 px tall; characters placed with their origin
-    // anywhere in it (the lowest 64 px left free), facing either way.
+    // anywhere in it (the lowest 64 px left free), facing either way. --offscreen M more to the right of the view,
+    // their origins 20 to 20 + W/height character heights past its right edge, beyond what the culling's bounds reach
+    // for the examples (which take in every attachment of the skeleton at its bone's reach).
     const float height = setup_pose_height(*setup.data, *setup.binding);
     const gpu::Camera2D camera{setup.character_pixels / height, 0, static_cast<float>(setup.height)};
     // Back to front: characters higher up the view are farther away. The places are sorted before they are handed
     // out, so that the crowd's order is the draw order (a pose job's ranges are then ranges of the crowd).
-    Crowd crowd = make_crowd(*setup.data, count, setup.skin);
+    const std::size_t total = count + setup.offscreen;
+    Crowd crowd = make_crowd(*setup.data, total, setup.skin);
     std::mt19937 random(k_seed + 1);
     struct Place {
         float x, y;
         bool flip;
     };
-    std::vector<Place> places(count);
+    std::vector<Place> places(total);
     const auto free_height =
         static_cast<std::uint32_t>(std::max(1.0f, static_cast<float>(setup.height) - setup.character_pixels));
-    for (Place& place : places) {
-        place.x = static_cast<float>(random() % setup.width) / camera.scale;
+    for (std::size_t i = 0; i < total; ++i) {
+        Place& place = places[i];
+        const float off = i < count ? 0.0f : static_cast<float>(setup.width) + 20 * setup.character_pixels;
+        place.x = (off + static_cast<float>(random() % setup.width)) / camera.scale;
         place.y = static_cast<float>(random() % free_height) / camera.scale;
         place.flip = random() % 2 != 0;
     }
     std::stable_sort(places.begin(), places.end(), [](const Place& a, const Place& b) { return a.y > b.y; });
     std::vector<gpu::CharacterDraw> draws;
-    draws.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) {
+    draws.reserve(total);
+    for (std::size_t i = 0; i < total; ++i) {
         SkeletonPose& pose = crowd.poses()[i];
         pose.x = places[i].x;
         pose.y = places[i].y;
@@ -82,7 +88,15 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     std::unique_ptr<WorkerPool> own_pool;
     if (updater.worker_pool() == nullptr) own_pool = std::make_unique<WorkerPool>(setup.threads);
     renderer.set_worker_pool(own_pool ? own_pool.get() : updater.worker_pool());
-    const FrameStep step{k_dt, Physics::update};
+    if (Result<void> final = renderer.finalize(); !final) {
+        error = final.error().message();
+        return false;
+    }
+    // --skip-offscreen: the update passes over what the draw culls (every character is of this one type).
+    const std::vector<std::uint32_t> types(total, *type);
+    gpu::OffscreenFilter offscreen(renderer, types);
+    offscreen.set_view(camera, setup.width, setup.height);
+    const FrameStep step{k_dt, Physics::update, setup.skip_offscreen ? offscreen.filter() : PoseFilter{}};
     auto ignore = [](CharacterIndex, const StateNotification&) {};
     // --update-in-pack: the renderer updates each range of characters just before packing it.
     struct PoseContext {
@@ -104,10 +118,11 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     };
     std::vector<double> update_ms, pack_ms, record_ms, gpu_ms, skin_ms, frame_ms;
     double bytes_per_character = 0, vertices = 0, triangles = 0, pixels = 0;
-    const std::uint32_t total = k_warm_up_frames + setup.frames;
+    std::uint32_t culled = 0;
+    const std::uint32_t frames = k_warm_up_frames + setup.frames;
     auto frame_start = std::chrono::steady_clock::now();
     std::optional<CpuTicks> ticks_before;
-    for (std::uint32_t frame = 0; frame < total; ++frame) {
+    for (std::uint32_t frame = 0; frame < frames; ++frame) {
         if (frame == k_warm_up_frames) ticks_before = read_cpu_ticks();
         const auto start = std::chrono::steady_clock::now();
         if (!setup.update_in_pack) updater.update(crowd, step, ignore);
@@ -148,6 +163,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
         bytes_per_character = stats->characters ? static_cast<double>(stats->bytes_uploaded) / stats->characters : 0;
         vertices = stats->vertices;
         triangles = stats->triangles;
+        culled = stats->culled;
         pixels = static_cast<double>(stats->fragments);
     }
     if (renderer.validation_messages() != 0) {
@@ -166,6 +182,9 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     row.frames = setup.frames;
     if (!setup.update_in_pack) row.update = summarise(update_ms);
     row.update_in_pack = setup.update_in_pack;
+    row.offscreen = setup.offscreen;
+    row.skip_offscreen = setup.skip_offscreen;
+    row.culled = culled;
     row.pack_ms = summarise(pack_ms).median;
     row.record_ms = summarise(record_ms).median;
     if (!gpu_ms.empty()) row.gpu_ms = summarise(gpu_ms).median;

@@ -35,6 +35,8 @@ struct BenchSetup {
     Index skin = k_none;                        // every character's skin (k_none: the default skin alone)
     float character_pixels = 64;                // characters' height on screen (render paths)
     bool update_in_pack = false;  // render paths: the update runs inside the renderer's packing pass (PoseJob)
+    std::uint32_t offscreen = 0;  // render paths: characters placed outside the view, besides the N in it
+    bool skip_offscreen = false;  // render paths: the update passes over the characters outside the view
 };
 
 // Frame times in milliseconds, summarised.
@@ -62,6 +64,9 @@ struct BenchRow {
     std::optional<std::string> device;
     const char* backend = nullptr;  // thread back-end of the update, or null
     bool update_in_pack = false;    // the update ran inside packing: pack_ms holds both, update is empty
+    std::uint32_t offscreen = 0;    // characters outside the view besides `characters` (updated, culled)
+    bool skip_offscreen = false;    // the update passed over the characters outside the view (gpu::OffscreenFilter)
+    std::optional<std::uint32_t> culled;  // characters culled in the last frame measured
     // The host's steal time over the timed frames, in percent of all CPU time (host_load.hpp); empty off Linux.
     std::optional<double> steal_percent;
 };

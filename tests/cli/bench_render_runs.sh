@@ -2,8 +2,8 @@
 # `spinegpu bench` through the renderer's paths with --json, on spineboy-pro with a small crowd: one row per path,
 # with pack, record, GPU and frame times, bytes per character and the device; with --update-in-pack the update runs
 # inside packing, so update_ms is null and the row says so; every row has the host's steal share and the cpu path's
-# frame over its own; --skin puts every character in a skin (mix-and-match draws nothing without one). Checks
-# behaviour only, never timings.
+# frame over its own; --offscreen adds culled characters, which --skip-offscreen does not pose; --skin puts every
+# character in a skin (mix-and-match draws nothing without one). Checks behaviour only, never timings.
 # usage: bench_render_runs.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2}
@@ -45,6 +45,29 @@ for in_pack in 0 1; do
   fi
   check_rows "$in_pack" "$out" || { echo "FAIL: bad --json rows (${flag[*]}):"; printf '%s\n' "$out"; exit 1; }
 done
+# --offscreen M: M more characters outside the view, all culled; --skip-offscreen passes over them in the update,
+# drawing the same triangles.
+offscreen_row() {
+  "$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 20 --offscreen 30 --frames 3 --threads 2 \
+    --width 320 --height 180 --paths gpu --json "$@"
+}
+for skip in 0 1; do
+  flag=(); [ "$skip" = 1 ] && flag=(--skip-offscreen)
+  row=$(offscreen_row "${flag[@]}") || { echo "FAIL: bench --offscreen 30 ${flag[*]}: $row"; exit 1; }
+  printf '%s\n' "$row" | SKIP=$skip node -e '
+    const row = JSON.parse(require("fs").readFileSync(0, "utf8"));
+    if (row.characters !== 20 || row.offscreen !== 30) throw new Error("counts " + row.characters + ", " + row.offscreen);
+    if (row.skip_offscreen !== (process.env.SKIP === "1")) throw new Error("skip_offscreen " + row.skip_offscreen);
+    if (!(row.culled >= 30)) throw new Error("culled " + row.culled);
+    if (!(row.update_ms > 0 && row.triangles > 0)) throw new Error("update_ms " + row.update_ms);
+    console.log(row.triangles);' > "${TMPDIR:-/tmp}/offscreen-$skip.$$" ||
+    { echo "FAIL: bench --offscreen 30 ${flag[*]}: $row"; exit 1; }
+done
+cmp -s "${TMPDIR:-/tmp}/offscreen-0.$$" "${TMPDIR:-/tmp}/offscreen-1.$$" ||
+  { echo "FAIL: --skip-offscreen drew other triangles"; rm -f "${TMPDIR:-/tmp}"/offscreen-?.$$; exit 1; }
+rm -f "${TMPDIR:-/tmp}"/offscreen-?.$$
+err=$("$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 10 --offscreen -1 --paths gpu 2>&1 >/dev/null)
+[ $? -eq 2 ] && [[ $err == *'--offscreen needs an integer'* ]] || { echo "FAIL: --offscreen -1: $err"; exit 1; }
 # --skin: every character in that skin. Mix-and-match's default skin draws nothing; its full skins draw.
 mm="$examples/mix-and-match/mix-and-match-pro.skel" mm_atlas="$examples/mix-and-match/mix-and-match-pma.atlas"
 triangles() {
