@@ -4,7 +4,8 @@
 # spinegpu binary, the shared libraries it needs that the device lacks (.devlib: libsimdjson, libtbb), the Vulkan
 # loader packages with vulkan-validationlayers (.gl: Debian's .deb files, `apt-get download`) and the Spine examples
 # the checks read (.examples); bench/device_prepare.sh makes all three. Results go to $OUT.
-#   bash bench/device_run.sh [bench|checks|targets|sizes|diagnose|tiles|ab|frame|rounds|memory|host|closeups|gtests|all]
+#   bash bench/device_run.sh [bench|checks|targets|sizes|diagnose|tiles|ab|frame|rounds|memory|host|closeups|gtests|
+#                             offscreen|all]
 #   (QUICK=1: the diagnosis at 64 px only)
 # targets: the renderer issue's targets for 8,000 spineboy-pro characters (GPU ms, CPU frame, the CPU path's frame
 #     against the tile path's), three runs.
@@ -20,6 +21,7 @@
 # host: does the host's load explain the CPU frame? The machine's CPU layout and cgroup limits, then rounds (until
 #     HOST_S seconds, default 420) of the CPU frame of 8,000 spineboy-pro characters, update in the pack, on 16, 15,
 #     14, 12 and 8 threads, and of the update alone on 1 and 16; every row carries the host's steal share.
+# offscreen: 8,000 spineboys in view and 8,000 or 24,000 more outside it, posed or passed over (--skip-offscreen).
 # gtests: the GPU test suite (spinegpu_gpu_tests, built by device_prepare.sh with TESTS=1) on the hardware driver.
 # closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
 #     clipping leaves pixel centres on a shared edge uncovered.
@@ -280,6 +282,24 @@ if [ "$what" = sizes ]; then
     for b in $builds; do sizes_bench "$PWD/.devlib/$b" "$b" gpu-tiles | tee -a "$out/sizes.jsonl"; done
   done
   sizes_bench "$bin" spinegpu gpu | tee -a "$out/sizes.jsonl"
+fi
+
+if [ "$what" = offscreen ]; then
+  # Characters outside the view: 8,000 spineboy-pro characters in view and 8,000 or 24,000 more outside it, posed and
+  # culled, or passed over by the update (--skip-offscreen, gpu::OffscreenFilter); the update before the pack and
+  # inside it (--update-in-pack); three rounds. One JSON row per run in offscreen.jsonl.
+  for round in 1 2 3; do
+    for extra in 0 8000 24000; do
+      for skip in "" --skip-offscreen; do
+        [ "$extra" = 0 ] && [ -n "$skip" ] && continue
+        for pack in "" --update-in-pack; do
+          "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+            --characters 8000 --offscreen "$extra" $skip $pack --paths gpu-tiles --frames 120 --json \
+            >> "$out/offscreen.jsonl" 2>> "$out/offscreen-errors.txt"
+        done
+      done
+    done
+  done
 fi
 
 if [ "$what" = gtests ]; then

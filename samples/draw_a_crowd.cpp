@@ -105,13 +105,13 @@ int main(int argc, char** argv) {
     const float scale = std::min(1280 / grid_w, 720 / grid_h);
     const gpu::Camera2D camera{scale, (1280 - scale * grid_w) / 2, 720 - (720 - scale * grid_h) / 2};
     // Characters outside the view are neither posed nor packed: the update passes over those draw() would cull.
-    if (Result<void> finalized = (*renderer)->finalize(); !finalized) return fail(finalized.error());
     const std::vector<std::uint32_t> types(crowd.size(), *type);   // each character's type, by crowd index
-    gpu::OffscreenFilter offscreen(**renderer, types);
-    offscreen.set_view(camera, 1280, 720);                         // as the frames are drawn
+    Result<gpu::OffscreenFilter> offscreen = gpu::OffscreenFilter::create(**renderer, types);   // (finalizes)
+    if (!offscreen) return fail(offscreen.error());
+    offscreen->set_view(camera, 1280, 720);                        // as the frames are drawn
 
     for (int frame = 0; frame < 30; ++frame) {
-        updater.update(crowd, FrameStep{1.0 / 60, Physics::update, offscreen.filter()},
+        updater.update(crowd, FrameStep{1.0 / 60, Physics::update, offscreen->filter()},
                        [](CharacterIndex, const StateNotification&) { /* events, after the batch */ });
         Result<gpu::FrameStats> stats = (*renderer)->draw(draws, camera, 1280, 720, Color{0.09f, 0.09f, 0.11f, 1},
                                                           path);

@@ -1,7 +1,7 @@
 // OffscreenFilter (offscreen_filter.hpp) and the view rectangle draw() culls against.
 #include "spinegpu/gpu/offscreen_filter.hpp"
 
-#include <cassert>
+#include <string>
 
 namespace spinegpu::gpu {
 
@@ -11,8 +11,22 @@ WorldRect view_rect(const Camera2D& camera, std::uint32_t width, std::uint32_t h
             (static_cast<float>(width) - camera.ox) / camera.scale, camera.oy / camera.scale};
 }
 
-OffscreenFilter::OffscreenFilter(const Renderer& renderer, std::span<const std::uint32_t> types)
-    : renderer_(&renderer), types_(types) {}
+Result<OffscreenFilter> OffscreenFilter::create(Renderer& renderer, std::span<const std::uint32_t> types) {
+    if (Result<void> finalized = renderer.finalize(); !finalized) return finalized.error();
+    OffscreenFilter filter;
+    const std::uint32_t type_count = renderer.skeleton_type_count();
+    for (std::size_t i = 0; i < types.size(); ++i)
+        if (types[i] >= type_count)
+            return make_error("offscreen filter", "types[" + std::to_string(i) + "]",
+                              "type " + std::to_string(types[i]) + " is not one of the renderer's " +
+                                  std::to_string(type_count) + " skeleton types");
+    filter.types_ = types;
+    for (std::uint32_t t = 0; t < type_count; ++t) {
+        filter.skeletons_.push_back(&renderer.skeleton_type(t));
+        filter.data_.push_back(&renderer.skeleton_type_data(t));
+    }
+    return filter;
+}
 
 void OffscreenFilter::set_view(const Camera2D& camera, std::uint32_t width, std::uint32_t height,
                                float margin_pixels) {
@@ -26,8 +40,8 @@ void OffscreenFilter::set_view(const Camera2D& camera, std::uint32_t width, std:
 PoseFilter OffscreenFilter::filter() {
     return {[](void* context, CharacterIndex i, const SkeletonPose& pose) {
                 const auto& self = *static_cast<const OffscreenFilter*>(context);
-                assert(i < self.types_.size());
-                return character_in_view(self.renderer_->skeleton_type(self.types_[i]), pose, self.view_);
+                if (i >= self.types_.size() || self.data_[self.types_[i]] != pose.data) return true;
+                return character_in_view(*self.skeletons_[self.types_[i]], pose, self.view_);
             },
             this};
 }

@@ -194,6 +194,10 @@ Result<std::uint32_t> Renderer::add_skeleton_type(const SkeletonData& data, cons
 
 const StaticSkeleton& Renderer::skeleton_type(std::uint32_t type) const { return impl_->types[type].bind; }
 
+std::uint32_t Renderer::skeleton_type_count() const { return static_cast<std::uint32_t>(impl_->types.size()); }
+
+const SkeletonData& Renderer::skeleton_type_data(std::uint32_t type) const { return *impl_->types[type].data; }
+
 void Renderer::set_worker_pool(WorkerPool* pool) { impl_->pool = pool; }
 
 Result<void> Renderer::finalize() {

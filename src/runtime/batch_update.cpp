@@ -72,7 +72,9 @@ inline void animate_character(SkeletonPose& pose, AnimationState& state, const F
 }
 
 // Records that the pose's world transforms are now computed at its skeleton position and scale.
-inline void mark_posed(SkeletonPose& pose) { pose.posed_at = {pose.x, pose.y, pose.scale_x, pose.scale_y, true, false}; }
+inline void mark_posed(SkeletonPose& pose) {
+    pose.posed_at = {pose.x, pose.y, pose.scale_x, pose.scale_y, true, false};
+}
 
 // One character's posed frame, as update_characters documents it; after frames passed over (PoseFilter), from the
 // setup pose with physics reset.
@@ -144,6 +146,8 @@ void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::s
         do {
             const CharacterIndex i = order[k];
             SkeletonPose& pose = crowd.pose(i);
+            // (Before the filter is asked, so that it is asked once per character and frame.)
+            if (count != 0 && !detail::share_update_cache(*group[0], pose)) break;
             if (passes_over(step, i, pose)) {
                 pass_over(pose, crowd.state(i), step);
                 continue;
@@ -152,7 +156,6 @@ void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::s
                 update_character(pose, crowd.state(i), step);
                 continue;
             }
-            if (count != 0 && !detail::share_update_cache(*group[0], pose)) break;
             animate_character(pose, crowd.state(i), step);
             group[count++] = &pose;
         } while (++k < end && count < group.size());

@@ -149,8 +149,9 @@ bool skeleton_bounds(const SkeletonPose& pose, const AtlasBinding& binding, floa
     return true;
 }
 
-float setup_pose_height(const SkeletonData& data, const AtlasBinding& binding) {
+float setup_pose_height(const SkeletonData& data, const AtlasBinding& binding, Index skin) {
     SkeletonPose pose = create_pose(data);
+    set_skin(pose, skin);  // (false, changing nothing, for an index that names no skin)
     set_to_setup_pose(pose);
     update_world_transform(pose, Physics::update);
     float x, y, w, h;

@@ -170,6 +170,7 @@ void print_json_row(const BenchRow& row) {
     w.key("offscreen").value(row.offscreen);
     w.key("skip_offscreen").value(row.skip_offscreen);
     number("culled", row.culled ? std::optional<double>(*row.culled) : std::nullopt);
+    number("passed_over", row.passed_over ? std::optional<double>(*row.passed_over) : std::nullopt);
     number("steal_percent", row.steal_percent);
     w.end_object();
     std::printf("%s\n", w.str().c_str());
@@ -232,9 +233,9 @@ void print_table(const std::vector<BenchRow>& rows) {
         std::printf("(cpu/this: the cpu path's frame ms over the row's, same characters)\n");
     if (update_in_pack) std::printf("(--update-in-pack: pack ms includes the runtime update)\n");
     if (offscreen != nullptr)
-        std::printf("(--offscreen %u: that many more characters outside the view, updated%s; the last frame culled %u)\n",
-                    offscreen->offscreen, offscreen->skip_offscreen ? " without posing (--skip-offscreen)" : " and posed",
-                    offscreen->culled.value_or(0));
+        std::printf("(--offscreen %u: that many more characters outside the view; the last frame culled %u and the "
+                    "update passed over %u)\n",
+                    offscreen->offscreen, offscreen->culled.value_or(0), offscreen->passed_over.value_or(0));
     // On a shared virtual machine, the time the host gave to other machines while the rows ran.
     std::optional<double> most_steal;
     for (const BenchRow& row : rows)

@@ -48,9 +48,9 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
 
     // The view: world units scaled so that a character is about 64 px tall; characters placed with their origin
     // anywhere in it (the lowest 64 px left free), facing either way. --offscreen M more to the right of the view,
-    // their origins 20 to 20 + W/height character heights past its right edge, beyond what the culling's bounds reach
-    // for the examples (which take in every attachment of the skeleton at its bone's reach).
-    const float height = setup_pose_height(*setup.data, *setup.binding);
+    // their origins 20 to 20 + W/P character heights past its right edge (P: --character-pixels), beyond what the
+    // culling's bounds reach for the examples (which take in every attachment of the skeleton at its bone's reach).
+    const float height = setup_pose_height(*setup.data, *setup.binding, setup.skin);
     const gpu::Camera2D camera{setup.character_pixels / height, 0, static_cast<float>(setup.height)};
     // Back to front: characters higher up the view are farther away. The places are sorted before they are handed
     // out, so that the crowd's order is the draw order (a pose job's ranges are then ranges of the crowd).
@@ -88,15 +88,15 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     std::unique_ptr<WorkerPool> own_pool;
     if (updater.worker_pool() == nullptr) own_pool = std::make_unique<WorkerPool>(setup.threads);
     renderer.set_worker_pool(own_pool ? own_pool.get() : updater.worker_pool());
-    if (Result<void> final = renderer.finalize(); !final) {
-        error = final.error().message();
-        return false;
-    }
     // --skip-offscreen: the update passes over what the draw culls (every character is of this one type).
     const std::vector<std::uint32_t> types(total, *type);
-    gpu::OffscreenFilter offscreen(renderer, types);
-    offscreen.set_view(camera, setup.width, setup.height);
-    const FrameStep step{k_dt, Physics::update, setup.skip_offscreen ? offscreen.filter() : PoseFilter{}};
+    Result<gpu::OffscreenFilter> offscreen = gpu::OffscreenFilter::create(renderer, types);
+    if (!offscreen) {
+        error = offscreen.error().message();
+        return false;
+    }
+    offscreen->set_view(camera, setup.width, setup.height);
+    const FrameStep step{k_dt, Physics::update, setup.skip_offscreen ? offscreen->filter() : PoseFilter{}};
     auto ignore = [](CharacterIndex, const StateNotification&) {};
     // --update-in-pack: the renderer updates each range of characters just before packing it.
     struct PoseContext {
@@ -118,7 +118,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     };
     std::vector<double> update_ms, pack_ms, record_ms, gpu_ms, skin_ms, frame_ms;
     double bytes_per_character = 0, vertices = 0, triangles = 0, pixels = 0;
-    std::uint32_t culled = 0;
+    std::uint32_t culled = 0, passed_over = 0;
     const std::uint32_t frames = k_warm_up_frames + setup.frames;
     auto frame_start = std::chrono::steady_clock::now();
     std::optional<CpuTicks> ticks_before;
@@ -164,6 +164,8 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
         vertices = stats->vertices;
         triangles = stats->triangles;
         culled = stats->culled;
+        passed_over = static_cast<std::uint32_t>(std::count_if(
+            crowd.poses().begin(), crowd.poses().end(), [](const SkeletonPose& p) { return p.posed_at.skipped; }));
         pixels = static_cast<double>(stats->fragments);
     }
     if (renderer.validation_messages() != 0) {
@@ -185,6 +187,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     row.offscreen = setup.offscreen;
     row.skip_offscreen = setup.skip_offscreen;
     row.culled = culled;
+    row.passed_over = passed_over;
     row.pack_ms = summarise(pack_ms).median;
     row.record_ms = summarise(record_ms).median;
     if (!gpu_ms.empty()) row.gpu_ms = summarise(gpu_ms).median;

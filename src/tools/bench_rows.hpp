@@ -66,7 +66,8 @@ struct BenchRow {
     bool update_in_pack = false;    // the update ran inside packing: pack_ms holds both, update is empty
     std::uint32_t offscreen = 0;    // characters outside the view besides `characters` (updated, culled)
     bool skip_offscreen = false;    // the update passed over the characters outside the view (gpu::OffscreenFilter)
-    std::optional<std::uint32_t> culled;  // characters culled in the last frame measured
+    std::optional<std::uint32_t> culled;       // characters culled in the last frame measured
+    std::optional<std::uint32_t> passed_over;  // characters the update passed over in that frame
     // The host's steal time over the timed frames, in percent of all CPU time (host_load.hpp); empty off Linux.
     std::optional<double> steal_percent;
 };

@@ -46,30 +46,37 @@ for in_pack in 0 1; do
   check_rows "$in_pack" "$out" || { echo "FAIL: bad --json rows (${flag[*]}):"; printf '%s\n' "$out"; exit 1; }
 done
 # --offscreen M: M more characters outside the view, all culled; --skip-offscreen passes over them in the update,
-# drawing the same triangles.
-offscreen_row() {
-  "$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 20 --offscreen 30 --frames 3 --threads 2 \
-    --width 320 --height 180 --paths gpu --json "$@"
+# drawing the same triangles. Mix-and-match in a full skin too (its inactive bones lie at the world origin, which
+# the bench's view shows).
+offscreen_row() {  # skeleton atlas flags...
+  "$bin" bench --skeleton "$1" --atlas "$2" --characters 20 --offscreen 30 --frames 3 --threads 2 \
+    --width 320 --height 180 --paths gpu --json "${@:3}"
 }
-for skip in 0 1; do
-  flag=(); [ "$skip" = 1 ] && flag=(--skip-offscreen)
-  row=$(offscreen_row "${flag[@]}") || { echo "FAIL: bench --offscreen 30 ${flag[*]}: $row"; exit 1; }
-  printf '%s\n' "$row" | SKIP=$skip node -e '
-    const row = JSON.parse(require("fs").readFileSync(0, "utf8"));
-    if (row.characters !== 20 || row.offscreen !== 30) throw new Error("counts " + row.characters + ", " + row.offscreen);
-    if (row.skip_offscreen !== (process.env.SKIP === "1")) throw new Error("skip_offscreen " + row.skip_offscreen);
-    if (!(row.culled >= 30)) throw new Error("culled " + row.culled);
-    if (!(row.update_ms > 0 && row.triangles > 0)) throw new Error("update_ms " + row.update_ms);
-    console.log(row.triangles);' > "${TMPDIR:-/tmp}/offscreen-$skip.$$" ||
-    { echo "FAIL: bench --offscreen 30 ${flag[*]}: $row"; exit 1; }
+mm="$examples/mix-and-match/mix-and-match-pro.skel" mm_atlas="$examples/mix-and-match/mix-and-match-pma.atlas"
+for rig in spineboy mix-and-match; do
+  args=("$skeleton" "$atlas"); [ $rig = mix-and-match ] && args=("$mm" "$mm_atlas" --skin full-skins/girl)
+  for skip in 0 1; do
+    flag=(); [ "$skip" = 1 ] && flag=(--skip-offscreen)
+    row=$(offscreen_row "${args[@]}" "${flag[@]}") || { echo "FAIL: $rig --offscreen 30 ${flag[*]}: $row"; exit 1; }
+    printf '%s\n' "$row" | SKIP=$skip node -e '
+      const row = JSON.parse(require("fs").readFileSync(0, "utf8"));
+      const skip = process.env.SKIP === "1";
+      if (row.characters !== 20 || row.offscreen !== 30) throw new Error("counts");
+      if (row.skip_offscreen !== skip) throw new Error("skip_offscreen " + row.skip_offscreen);
+      if (!(row.culled >= 30)) throw new Error("culled " + row.culled);
+      if (skip ? row.passed_over !== row.culled : row.passed_over !== 0)
+        throw new Error("passed_over " + row.passed_over + ", culled " + row.culled);
+      if (!(row.update_ms > 0 && row.triangles > 0)) throw new Error("update_ms " + row.update_ms);
+      console.log(row.triangles);' > "${TMPDIR:-/tmp}/offscreen-$skip.$$" ||
+      { echo "FAIL: $rig --offscreen 30 ${flag[*]}: $row"; exit 1; }
+  done
+  cmp -s "${TMPDIR:-/tmp}/offscreen-0.$$" "${TMPDIR:-/tmp}/offscreen-1.$$" ||
+    { echo "FAIL: $rig: --skip-offscreen drew other triangles"; rm -f "${TMPDIR:-/tmp}"/offscreen-?.$$; exit 1; }
 done
-cmp -s "${TMPDIR:-/tmp}/offscreen-0.$$" "${TMPDIR:-/tmp}/offscreen-1.$$" ||
-  { echo "FAIL: --skip-offscreen drew other triangles"; rm -f "${TMPDIR:-/tmp}"/offscreen-?.$$; exit 1; }
 rm -f "${TMPDIR:-/tmp}"/offscreen-?.$$
 err=$("$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 10 --offscreen -1 --paths gpu 2>&1 >/dev/null)
 [ $? -eq 2 ] && [[ $err == *'--offscreen needs an integer'* ]] || { echo "FAIL: --offscreen -1: $err"; exit 1; }
 # --skin: every character in that skin. Mix-and-match's default skin draws nothing; its full skins draw.
-mm="$examples/mix-and-match/mix-and-match-pro.skel" mm_atlas="$examples/mix-and-match/mix-and-match-pma.atlas"
 triangles() {
   "$bin" bench --skeleton "$mm" --atlas "$mm_atlas" --characters 10 --frames 2 --threads 2 --width 320 --height 180 \
     --paths gpu --json "$@" | sed -n 's/.*"triangles": \([0-9]*\).*/\1/p'

@@ -1,9 +1,11 @@
 // character_in_view is conservative: a view around any vertex the character draws keeps it (deform and weights
-// included), and a view far from everything drops it.
+// included), and a view far from everything drops it; bones its skin leaves inactive (at the world origin) do not
+// keep it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "gpu_test_support.hpp"
@@ -35,6 +37,22 @@ TEST(CharacterInView, keeps_a_character_seen_through_any_one_of_its_vertices) {
         EXPECT_FALSE(character_in_view(t.type, player.pose, {away, away, away + 1, away + 1})) << where;
         return true;
     });
+}
+
+TEST(CharacterInView, leaves_out_the_bones_its_skin_leaves_inactive) {
+    // Mix-and-match in one full skin: a third of its bones are skin-required and inactive, their world transforms
+    // all zero. Far from the origin, a view around the origin must not keep it.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    std::unique_ptr<GpuType> t =
+        load_gpu_type("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas");
+    ASSERT_NE(t, nullptr);
+    const SkeletonData& data = t->data();
+    Player player(data, data.skin_names.find("full-skins/girl"), data.animation_names.find("walk"));
+    player.pose.x = 50000;
+    player.step(1.0 / 60);
+    ASSERT_TRUE(std::count(player.pose.bone_active.begin(), player.pose.bone_active.end(), 0) > 0);
+    EXPECT_FALSE(character_in_view(t->type, player.pose, {-100, -100, 100, 100}));
+    EXPECT_TRUE(character_in_view(t->type, player.pose, {49900, -100, 50100, 100}));
 }
 
 }  // namespace

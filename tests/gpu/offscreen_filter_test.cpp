@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "gpu_test_support.hpp"
@@ -40,7 +41,6 @@ TEST(OffscreenFilter, characters_outside_the_view_are_passed_over_and_the_frames
     std::optional<AddedType> spineboy =
         load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
     ASSERT_TRUE(spineboy);
-    ASSERT_TRUE(renderer->finalize().ok());
     BatchUpdater updater(BatchDesc{2, ThreadBackend::pool, 2});
     renderer->set_worker_pool(updater.worker_pool());
     const Camera2D camera{0.12f, 80, 110};
@@ -52,7 +52,9 @@ TEST(OffscreenFilter, characters_outside_the_view_are_passed_over_and_the_frames
     Crowd all = walking_crowd(spineboy->data()), in_pack = walking_crowd(spineboy->data()),
           before = walking_crowd(spineboy->data());
     const std::vector<std::uint32_t> types(all.size(), spineboy->type);
-    OffscreenFilter offscreen(*renderer, types);
+    Result<OffscreenFilter> made = OffscreenFilter::create(*renderer, types);
+    ASSERT_TRUE(made.ok()) << made.error().message();
+    OffscreenFilter& offscreen = *made;
     offscreen.set_view(camera, k_width, k_height);
     auto draws_of = [&](Crowd& crowd) {
         std::vector<CharacterDraw> draws;
@@ -117,6 +119,76 @@ TEST(OffscreenFilter, characters_outside_the_view_are_passed_over_and_the_frames
     EXPECT_GT(passed_over, 90u * 8) << "most of the row is outside the view most of the time";
     EXPECT_GT(drawn_frames, 80u);
     EXPECT_GE(posed_again, 2u) << "characters walked into the view after frames passed over";
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(OffscreenFilter, a_crowd_of_two_types_drawn_in_its_own_order_is_passed_over_by_crowd_index) {
+    // Spineboys and mix-and-match characters in a full skin (a third of its bones inactive) alternate in the crowd,
+    // walking across the view; the draw list runs backwards through the crowd. Frames as with every one posed, and
+    // both types are passed over.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    std::optional<AddedType> girl =
+        load_type(*renderer, "mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match-pma.atlas", "mm");
+    ASSERT_TRUE(spineboy && girl);
+    const Camera2D camera{0.12f, 80, 110};
+    auto make = [&](std::vector<std::uint32_t>& types) {
+        Crowd crowd;
+        for (CharacterIndex i = 0; i < 16; ++i) {
+            const AddedType& t = i % 2 == 0 ? *spineboy : *girl;
+            crowd.add(t.data());
+            types.push_back(t.type);
+            if (i % 2 != 0) set_skin(crowd.pose(i), t.data().skin_names.find("full-skins/girl"));
+            set_to_setup_pose(crowd.pose(i));
+            crowd.pose(i).x = -15000.0f + 1500.0f * static_cast<float>(i);
+            crowd.state(i).set_animation(0, t.data().animation_names.find(i % 4 < 2 ? "walk" : "run"), true);
+        }
+        return crowd;
+    };
+    std::vector<std::uint32_t> types, unused;
+    Crowd all = make(unused), passed = make(types);
+    Result<OffscreenFilter> offscreen = OffscreenFilter::create(*renderer, types);
+    ASSERT_TRUE(offscreen.ok()) << offscreen.error().message();
+    offscreen->set_view(camera, k_width, k_height);
+    auto draws_of = [&](Crowd& crowd) {
+        std::vector<CharacterDraw> draws;
+        for (CharacterIndex i = static_cast<CharacterIndex>(crowd.size()); i-- > 0;)
+            draws.push_back({&crowd.pose(i), types[i], Color{}});
+        return draws;
+    };
+    const std::vector<CharacterDraw> all_draws = draws_of(all), passed_draws = draws_of(passed);
+    BatchUpdater updater(BatchDesc{2, ThreadBackend::pool, 2});
+    std::uint32_t passed_over[2] = {0, 0};
+    for (int frame = 0; frame < 90; ++frame) {
+        for (Crowd* crowd : {&all, &passed})
+            for (SkeletonPose& pose : crowd->poses()) pose.x += 40;
+        updater.update(all, FrameStep{k_dt, Physics::update});
+        updater.update(passed, FrameStep{k_dt, Physics::update, offscreen->filter()});
+        std::vector<Image> images;
+        for (const std::vector<CharacterDraw>* draws : {&all_draws, &passed_draws}) {
+            ASSERT_TRUE(renderer->draw(*draws, camera, k_width, k_height, k_background, RenderPath::gpu).ok());
+            Result<Image> image = renderer->read_back();
+            ASSERT_TRUE(image.ok()) << image.error().message();
+            images.push_back(std::move(*image));
+        }
+        ASSERT_EQ(images[0].rgba, images[1].rgba) << "frame " << frame;
+        for (CharacterIndex i = 0; i < passed.size(); ++i) passed_over[i % 2] += passed.pose(i).posed_at.skipped;
+    }
+    EXPECT_GT(passed_over[0], 90u * 3) << "spineboys passed over";
+    EXPECT_GT(passed_over[1], 90u * 3) << "mix-and-match characters passed over";
+
+    // A type index the renderer lacks is refused; a character whose pose is not of its type's skeleton is posed.
+    const std::vector<std::uint32_t> wrong = {spineboy->type, 7};
+    Result<OffscreenFilter> refused = OffscreenFilter::create(*renderer, wrong);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().message().find("types[1]"), std::string::npos) << refused.error().message();
+    const PoseFilter filter = offscreen->filter();
+    // (Character 1: a mix-and-match character, left of the view after its walk.)
+    EXPECT_FALSE(filter.posed(filter.context, 1, passed.pose(1)));
+    EXPECT_TRUE(filter.posed(filter.context, 0, passed.pose(1))) << "asked as a spineboy";
+    EXPECT_TRUE(filter.posed(filter.context, 16, passed.pose(1))) << "an index past the types";
     expect_no_validation_messages(*renderer);
 }
 

@@ -157,8 +157,10 @@ inline std::string first_difference(const SkeletonPose& a, const SkeletonPose& b
     // Deform: each slot's applied range (the pool's other floats are left over from earlier deforms).
     for (std::size_t i = 0; i < a.slots.size(); ++i) {
         const SlotPose& x = a.slots[i];
-        if (x.attachment != k_none && x.deform_count != 0 && std::memcmp(a.deform.data() + x.deform_offset, b.deform.data() + x.deform_offset,
-                                               x.deform_count * sizeof(float)) != 0) {
+        const float* from_a = a.deform.data() + x.deform_offset;
+        const float* from_b = b.deform.data() + x.deform_offset;
+        if (x.attachment != k_none && x.deform_count != 0 &&
+            std::memcmp(from_a, from_b, x.deform_count * sizeof(float)) != 0) {
             out << "slot " << i << " deform";
             return out.str();
         }

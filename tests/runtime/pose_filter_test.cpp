@@ -71,7 +71,8 @@ TEST(PoseFilter, a_character_posed_again_after_frames_passed_over_poses_as_one_n
                 MixTable mixes;
                 mixes.default_mix = 0.2;
                 const CharacterIndex c = crowd->add(*data, mixes);
-                if (data->skins.size() > 1) set_skin(crowd->pose(c), static_cast<Index>(1 + count % (data->skins.size() - 1)));
+                if (data->skins.size() > 1)
+                    set_skin(crowd->pose(c), static_cast<Index>(1 + count % (data->skins.size() - 1)));
                 set_to_setup_pose(crowd->pose(c));
                 crowd->state(c).set_animation(0, pick_animation(*data, mix_bits(count, 1)), true);
                 crowd->state(c).notifications.clear();
@@ -98,7 +99,8 @@ TEST(PoseFilter, a_character_posed_again_after_frames_passed_over_poses_as_one_n
             const TrackEntry* current = posed.state(i).entry(posed.state(i).current(0));
             if (!script.shown(i, frame) || current == nullptr || current->mixing_from != TrackEntry::k_no_entry)
                 continue;
-            ASSERT_EQ(first_difference(without_setup_deforms(posed.pose(i)), without_setup_deforms(passed.pose(i))), "")
+            ASSERT_EQ(first_difference(without_setup_deforms(posed.pose(i)), without_setup_deforms(passed.pose(i))),
+                      "")
                 << "frame " << frame << ", character " << i << " of " << passed.pose(i).data->bones.size() << " bones";
             ++compared;
         }
@@ -121,10 +123,36 @@ TEST(PoseFilter, the_threaded_update_passes_over_the_same_characters_as_the_plai
         const FrameStep step{k_dt, Physics::update, script.filter()};
         update_characters(plain.poses(), plain.states(), step);
         std::vector<Delivered> batched_notes;
-        updater.update(batched, step, [&](CharacterIndex i, const StateNotification& n) { batched_notes.push_back({i, n}); });
+        updater.update(batched, step,
+                       [&](CharacterIndex i, const StateNotification& n) { batched_notes.push_back({i, n}); });
         ASSERT_EQ(take_notifications(plain), batched_notes) << "frame " << frame;
         for (CharacterIndex i = 0; i < plain.size(); ++i)
             ASSERT_EQ(first_difference(plain.pose(i), batched.pose(i)), "") << "frame " << frame << ", character " << i;
+    }
+}
+
+TEST(PoseFilter, characters_the_filter_poses_are_posed_as_without_a_filter_while_they_move) {
+    ASSERT_FALSE(skeletons().empty());
+    const PoseFilter show{[](void*, CharacterIndex, const SkeletonPose&) { return true; }, nullptr};
+    for (std::size_t k = 0; k < skeletons().size(); ++k) {
+        const SkeletonData& data = *skeletons()[k];
+        Crowd plain, filtered;
+        for (Crowd* crowd : {&plain, &filtered}) {
+            crowd->add(data);
+            if (data.skins.size() > 1) set_skin(crowd->pose(0), 1);
+            set_to_setup_pose(crowd->pose(0));
+            crowd->state(0).set_animation(0, pick_animation(data, 3), true);
+        }
+        for (int frame = 0; frame < 120; ++frame) {
+            for (Crowd* crowd : {&plain, &filtered}) {
+                crowd->pose(0).x += frame % 7 == 0 ? 37.5f : 3.25f;
+                crowd->pose(0).y -= 1.5f;
+            }
+            update_characters(plain.poses(), plain.states(), FrameStep{k_dt, Physics::update});
+            update_characters(filtered.poses(), filtered.states(), FrameStep{k_dt, Physics::update, show});
+            ASSERT_EQ(first_difference(plain.pose(0), filtered.pose(0)), "")
+                << k_skeleton_files[k] << ", frame " << frame;
+        }
     }
 }
 

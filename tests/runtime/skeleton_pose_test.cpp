@@ -202,8 +202,8 @@ TEST(SkeletonPose, bounds_match_the_official_get_bounds) {
     }
 }
 
-// The setup pose's height is the height of the official bounds above (spineboy 686.2); a skeleton that shows
-// nothing in its setup pose gets 1, so that tools can divide by it.
+// The setup pose's height is the height of the official bounds above (spineboy 686.2), in the skin asked for; a
+// skeleton that shows nothing in its setup pose gets 1, so that tools can divide by it.
 TEST(SkeletonPose, setup_pose_height_is_the_setup_bounds_height_or_one) {
     SPINEGPU_REQUIRE_EXAMPLES();
     auto loaded = load("spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas");
@@ -213,6 +213,14 @@ TEST(SkeletonPose, setup_pose_height_is_the_setup_bounds_height_or_one) {
         load_skeleton_json(R"({"skeleton": {"spine": "4.2.43"}, "bones": [{"name": "root"}]})", "empty.json");
     ASSERT_TRUE(empty.ok()) << empty.error().message();
     EXPECT_EQ(setup_pose_height(*empty, AtlasBinding{}), 1.0f);
+    // Mix-and-match shows nothing without a skin; in a full skin it is a character's height.
+    auto mix_and_match = load("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas");
+    ASSERT_TRUE(mix_and_match);
+    const SkeletonData& data = mix_and_match->data;
+    EXPECT_EQ(setup_pose_height(data, mix_and_match->binding), 1.0f);
+    const float girl = setup_pose_height(data, mix_and_match->binding, data.skin_names.find("full-skins/girl"));
+    EXPECT_GT(girl, 300.0f);
+    EXPECT_LT(girl, 1000.0f);
 }
 
 // goblins/goblins-pro.skel skin=goblin setup [skin=goblingirl]: the slots showing the old skin's attachments get the

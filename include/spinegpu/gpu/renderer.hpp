@@ -131,6 +131,9 @@ public:
     // A type's bind form (valid after the first frame; before it, after finalize()). Precondition: `type` is an
     // index add_skeleton_type returned.
     const StaticSkeleton& skeleton_type(std::uint32_t type) const;
+    // How many types were added, and the skeleton data a type was added with (precondition: type < the count).
+    std::uint32_t skeleton_type_count() const;
+    const SkeletonData& skeleton_type_data(std::uint32_t type) const;
     // Builds and uploads the static data of every type added so far. Called by the first draw when not before. A
     // failure is final: this renderer then refuses every draw and new type with that error (make another one).
     Result<void> finalize();

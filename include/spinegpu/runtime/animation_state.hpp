@@ -99,11 +99,12 @@ public:
     // nothing, when `pose` is not of this state's skeleton data.
     bool apply(SkeletonPose& pose);
     // Everything apply() does but posing, for a character not shown this frame: event timelines fire, `complete`
-    // and `end` follow, mixes progress and finish, the tracks' last times move on, exactly as apply() leaves them
-    // (the notifications are the same). A later apply() then poses as if every frame had been applied where the pose
-    // depends only on the tracks' times (track 0, additive tracks over keyed properties); it differs where a
-    // property keeps what earlier frames left (a higher track's partial alpha over a property track 0 does not key,
-    // the direction memory of mixed rotations). Returns true if any track was applied.
+    // and `end` follow, mixes progress and finish, the tracks' last times move on, as apply() leaves them (the same
+    // notifications, the same entries and mixes); what apply() keeps only for posing is left as it was (the rotation
+    // direction memory of mixed rotations, timeline search hints). A later apply() then poses as if every frame had
+    // been applied where the pose depends only on the tracks' times (track 0, additive tracks over keyed
+    // properties); it differs where a property keeps what earlier frames left (a higher track's partial alpha over a
+    // property track 0 does not key, a running mix's rotation directions). Returns true if any track was applied.
     bool apply_without_pose();
 
     // Spine's setAnimation / addAnimation / setEmptyAnimation / addEmptyAnimation / setEmptyAnimations /

@@ -79,21 +79,21 @@ private:
 };
 
 // Which characters a frame poses: a crowd update may pass over characters nobody sees (outside the view), keeping
-// their animations running without posing them. Their frames cost a few percent of a posed one.
+// their animations running without posing them, at a fraction of a posed frame's cost (docs/PERFORMANCE.md).
 struct PoseFilter {
-    // Whether character `i` is posed this frame. Asked only of a character that a crowd update posed before and whose
-    // skeleton scale has not changed since (the others are posed without asking), with its world transforms as last
-    // posed, moved by how far its skeleton x, y moved since (so a game may test them against its view, as
-    // gpu::character_in_view does). When it returns false the frame advances the character's animation state without
-    // posing it (AnimationState::apply_without_pose: events, completions and ends are notified as usual) and its
-    // physics time; its pose keeps the last posed values. The first frame that poses it again starts from the setup
-    // pose (set_to_setup_pose) with its physics constraints reset (Physics::reset, unless the step's mode is none),
-    // then applies its animation state: it is posed as a new character playing the same tracks at the same times
-    // would be. Where nothing else changes the pose, that is the pose every frame posed would have given (properties
-    // the current animations do not key are mixed back to their setup values); it differs where earlier frames
-    // leave something behind: what the game set on the pose by hand, a track cleared without mixing out, physics,
-    // the rotation direction a running mix remembers. Runs on the updating threads, for several characters at
-    // once: it must only read.
+    // Whether character `i` is posed this frame. Asked once per frame of a character that a crowd update posed
+    // before and whose skeleton scale has not changed since nor its position moved by a non-finite amount (the
+    // others are posed without asking), with its world transforms as last posed, moved by how far its skeleton x, y
+    // moved since (so a game may test them against its view, as gpu::OffscreenFilter does). When it returns false,
+    // the frame advances the character's animation state without posing it (AnimationState::apply_without_pose:
+    // events, completions and ends are notified as usual) and its physics time; its pose keeps the last posed
+    // values. The first frame that poses it again starts from the setup pose (set_to_setup_pose) with its physics
+    // constraints reset (Physics::reset, unless the step's mode is none), then applies its animation state: it is
+    // posed as a new character playing the same tracks at the same times would be. Where nothing else changes the
+    // pose, that is the pose every frame posed would have given (properties the current animations do not key are
+    // mixed back to their setup values); it differs where earlier frames leave something behind: what the game set
+    // on the pose by hand, a track cleared without mixing out, physics, the rotation direction a running mix
+    // remembers. Runs on the updating threads, for several characters at once: it must only read.
     bool (*posed)(void* context, CharacterIndex i, const SkeletonPose& pose) = nullptr;  // null: pose every one
     void* context = nullptr;
 };

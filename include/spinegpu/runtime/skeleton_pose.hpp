@@ -220,8 +220,9 @@ void compute_vertex_attachment_world(const SkeletonPose& pose, Index slot, Index
 // clipper). Writes the lower-left corner and size and returns true; returns false (all four 0) when nothing is shown.
 bool skeleton_bounds(const SkeletonPose& pose, const AtlasBinding& binding, float& x, float& y, float& w, float& h);
 
-// The height of the skeleton's setup pose in world units (skeleton_bounds after the setup pose and a world update),
-// at least 1: what tools scale by to show characters a given number of pixels tall.
-float setup_pose_height(const SkeletonData& data, const AtlasBinding& binding);
+// The height of the skeleton's setup pose in skin `skin` (k_none: none, the default skin's attachments) in world units
+// (skeleton_bounds after the setup pose and a world update), at least 1: what tools scale by to show characters a
+// given number of pixels tall. A skin index that names no skin is taken as none.
+float setup_pose_height(const SkeletonData& data, const AtlasBinding& binding, Index skin = k_none);
 
 }  // namespace spinegpu
