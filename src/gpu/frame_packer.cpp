@@ -265,15 +265,16 @@ void pack_character(const StaticSkeleton& type, std::uint32_t type_index, const 
 bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view) {
     // The character's box is the union of its active bones' boxes, so a bone whose own box meets the view decides
     // "true" at once, with the answer the whole loop would give; in a crowd most characters stop at their first bone.
-    // Inactive bones (skin-required, not in the skin) draw nothing and hold stale or zero transforms: left out.
+    // Inactive bones (skin-required, not in the skin) draw nothing and hold stale or zero transforms: left out, where
+    // the type has any (others skip reading the pose's activity, a cache line of its own).
     float min_x = std::numeric_limits<float>::infinity(), min_y = min_x, max_x = -min_x, max_y = -min_x;
     const BoneWorld* world = pose.world.data();
-    const std::uint8_t* active = pose.bone_active.data();
+    const std::uint8_t* active = type.drawn_bones_may_be_inactive ? pose.bone_active.data() : nullptr;
     const Index* drawn = type.drawn_bones.data();
     const float* radius = type.bone_radius.data();
     for (std::size_t i = 0, count = type.drawn_bones.size(); i < count; ++i) {
         const auto bone = static_cast<std::size_t>(drawn[i]);
-        if (!active[bone]) continue;
+        if (active != nullptr && !active[bone]) continue;
         const BoneWorld& b = world[bone];
         const float r = radius[i] * std::sqrt(b.a * b.a + b.b * b.b + b.c * b.c + b.d * b.d);
         const float x0 = b.x - r, x1 = b.x + r, y0 = b.y - r, y1 = b.y + r;

@@ -201,6 +201,9 @@ std::vector<float> deform_reach(const SkeletonData& data) {
 // character's world bounds are within (bone position +- radius x the bone matrix's norm) over its drawn bones.
 void compute_bone_radii(const SkeletonData& data, StaticSkeleton& out) {
     out.bone_radius.assign(out.drawn_bones.size(), 0.0f);
+    out.drawn_bones_may_be_inactive = std::any_of(out.drawn_bones.begin(), out.drawn_bones.end(), [&](Index bone) {
+        return data.bones[static_cast<std::size_t>(bone)].skin_required;
+    });
     const std::vector<float> reach = deform_reach(data);
     std::vector<float> attachment_reach(out.attachments.size(), 0.0f);
     for (std::size_t a = 0; a < out.first_id.size(); ++a) {
