@@ -262,11 +262,20 @@ void pack_character(const StaticSkeleton& type, std::uint32_t type_index, const 
     cursor.out_index_count += counts.indices;
 }
 
-bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view) {
-    // The character's box is the union of its active bones' boxes, so a bone whose own box meets the view decides
-    // "true" at once, with the answer the whole loop would give; in a crowd most characters stop at their first bone.
-    // Inactive bones (skin-required, not in the skin) draw nothing and hold stale or zero transforms: left out, where
-    // the type has any (others skip reading the pose's activity, a cache line of its own).
+namespace {
+
+// Whether two rectangles meet (share a point, edges included).
+inline bool meets(const WorldRect& box, const WorldRect& view) {
+    return box.min_x <= view.max_x && box.max_x >= view.min_x && box.min_y <= view.max_y && box.max_y >= view.min_y;
+}
+
+// Walks the character's drawn bones: true at the first whose box meets the view; false when none does, with `box`
+// the union of their boxes. The union meets the view whenever one of its bones' boxes does, so the character is in
+// view exactly when this returns true or `box` then meets the view; stopping early only saves the rest of the walk,
+// which in a crowd most characters in view do at their first bone.
+// Inactive bones (skin-required, not in the skin) draw nothing and hold stale or zero transforms: left out, where
+// the type has any (others skip reading the pose's activity, a cache line of its own).
+bool any_bone_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view, WorldRect& box) {
     float min_x = std::numeric_limits<float>::infinity(), min_y = min_x, max_x = -min_x, max_y = -min_x;
     const BoneWorld* world = pose.world.data();
     const std::uint8_t* active = type.drawn_bones_may_be_inactive ? pose.bone_active.data() : nullptr;
@@ -284,7 +293,24 @@ bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, con
         min_y = std::min(min_y, y0);
         max_y = std::max(max_y, y1);
     }
-    return min_x <= view.max_x && max_x >= view.min_x && min_y <= view.max_y && max_y >= view.min_y;
+    box = {min_x, min_y, max_x, max_y};
+    return false;
+}
+
+}  // namespace
+
+bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view) {
+    WorldRect box;
+    return any_bone_in_view(type, pose, view, box) || meets(box, view);
+}
+
+bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view,
+                       CullingMemo& memo) {
+    if (memo_holds(memo, type, pose)) return meets(memo.box, view);
+    WorldRect box;
+    if (any_bone_in_view(type, pose, view, box)) return true;
+    memo = {pose.world_stamp, &type, box};
+    return meets(box, view);
 }
 
 namespace {

@@ -21,6 +21,7 @@ Result<OffscreenFilter> OffscreenFilter::create(Renderer& renderer, std::span<co
                               "type " + std::to_string(types[i]) + " is not one of the renderer's " +
                                   std::to_string(type_count) + " skeleton types");
     filter.types_ = types;
+    filter.culling_.resize(types.size());
     for (std::uint32_t t = 0; t < type_count; ++t) {
         filter.skeletons_.push_back(&renderer.skeleton_type(t));
         filter.data_.push_back(&renderer.skeleton_type_data(t));
@@ -39,9 +40,9 @@ void OffscreenFilter::set_view(const Camera2D& camera, std::uint32_t width, std:
 
 PoseFilter OffscreenFilter::filter() {
     return {[](void* context, CharacterIndex i, const SkeletonPose& pose) {
-                const auto& self = *static_cast<const OffscreenFilter*>(context);
+                auto& self = *static_cast<OffscreenFilter*>(context);
                 if (i >= self.types_.size() || self.data_[self.types_[i]] != pose.data) return true;
-                return character_in_view(*self.skeletons_[self.types_[i]], pose, self.view_);
+                return character_in_view(*self.skeletons_[self.types_[i]], pose, self.view_, self.culling_[i]);
             },
             this};
 }

@@ -349,6 +349,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     const auto pack_start = std::chrono::steady_clock::now();
     const std::size_t n = characters.size();
     if (keeps_counts(path) && m.counts.size() < n) m.counts.resize(n);
+    if (m.culling.size() < n) m.culling.resize(n);
     if (path == RenderPath::cpu && m.vertex_offsets.size() < n) {
         m.vertex_offsets.resize(n);
         m.index_offsets.resize(n);
@@ -399,13 +400,18 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
         const bool keep_counts = keeps_counts(x.path);
         for (std::size_t k = begin; k < end; ++k) {
             const std::size_t i = character_at(k);
-            if (k + 1 < end)  // the poses of the next characters load while this one is packed
-                prefetch_for_packing(*x.characters[character_at(k + 1)].pose,
-                                     k + 2 < end ? x.characters[character_at(k + 2)].pose : nullptr);
+            if (k + 1 < end) {  // the poses of the next characters load while this one is packed
+                // (but for one whose box is kept outside the view: culling it reads only the kept box)
+                const std::size_t next = character_at(k + 1);
+                const CharacterDraw& following = x.characters[next];
+                const SkeletonPose* after = k + 2 < end ? x.characters[character_at(k + 2)].pose : nullptr;
+                if (!memo_holds(im.culling[next], im.types[following.type].bind, *following.pose))
+                    prefetch_for_packing(*following.pose, after);
+            }
             const CharacterDraw& d = x.characters[i];
             const SkeletonTypeEntry& t = im.types[d.type];
             PackedCounts counts;
-            if (!character_in_view(t.bind, *d.pose, x.view)) {
+            if (!character_in_view(t.bind, *d.pose, x.view, im.culling[i])) {
                 if (keep_counts) im.counts[i] = PackedCounts{0, k_culled, 0};
                 if (x.path != RenderPath::cpu) {
                     packed[i].type = k_culled_character;

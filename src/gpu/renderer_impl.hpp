@@ -142,6 +142,7 @@ struct Renderer::Impl {
     WorkerPool* pool = nullptr;      // threads for packing and the CPU path, or none (the caller's thread)
     // Per-frame scratch, grown and never shrunk, so that the steady state allocates nothing.
     std::vector<PackedCounts> counts;           // per character (cpu, gpu_vertex); vertices == k_culled: culled
+    std::vector<CullingMemo> culling;           // per position in the draw list: the box of one outside the view
     std::vector<std::uint32_t> vertex_offsets, index_offsets;  // CPU path: where each character's output goes
     std::vector<std::uint8_t> order_seen;       // per character: checking that a pose job's order is a permutation
     static constexpr std::uint32_t k_culled = 0xFFFFFFFFu;

@@ -102,6 +102,7 @@ bool follow_position(SkeletonPose& pose) {
     }
     at.x = pose.x;
     at.y = pose.y;
+    pose.world_stamp = next_world_stamp();
     return true;
 }
 

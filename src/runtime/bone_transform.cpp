@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "bone_world.hpp"
+#include "constraints.hpp"
 #include "../core/fast_trig.hpp"
 #include "../core/spine_math.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
@@ -130,7 +131,7 @@ WorldD bone_world_from_applied(const SkeletonPose& pose, Index bone) {
 
 }  // namespace
 
-void update_bone_world(SkeletonPose& pose, Index bone) {
+void detail::compute_bone_world(SkeletonPose& pose, Index bone) {
     const auto i = static_cast<std::size_t>(bone);
     const Index parent = pose.data->bones[i].parent;
     if (parent != k_none && pose.inherit[i] == Inherit::normal) {
@@ -141,6 +142,11 @@ void update_bone_world(SkeletonPose& pose, Index bone) {
     pose.world[static_cast<std::size_t>(bone)] =
         BoneWorld{static_cast<float>(w.a), static_cast<float>(w.b), static_cast<float>(w.c),
                   static_cast<float>(w.d), static_cast<float>(w.x), static_cast<float>(w.y)};
+}
+
+void update_bone_world(SkeletonPose& pose, Index bone) {
+    detail::compute_bone_world(pose, bone);
+    pose.world_stamp = next_world_stamp();
 }
 
 void update_applied_transform(SkeletonPose& pose, Index bone) {

@@ -7,6 +7,9 @@
 
 namespace spinegpu::detail {
 
+// bone_transform.cpp: update_bone_world without a new world stamp, for passes that stamp the pose once at their end.
+void compute_bone_world(SkeletonPose& pose, Index bone);
+
 // ik_constraint.cpp: one- and two-bone IK with softness, stretch, compress, uniform and bend direction.
 void apply_ik_constraint(SkeletonPose& pose, Index constraint, Physics physics);
 

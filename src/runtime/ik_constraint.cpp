@@ -30,7 +30,7 @@ inline BoneTransform& set_applied(SkeletonPose& pose, Index bone, double x, doub
 void pose_bone(SkeletonPose& pose, Index bone, double x, double y, double rotation, double scale_x, double scale_y,
                double shear_x, double shear_y) {
     set_applied(pose, bone, x, y, rotation, scale_x, scale_y, shear_x, shear_y);
-    update_bone_world(pose, bone);
+    compute_bone_world(pose, bone);
 }
 
 // pose_bone for a bone the caller knows to have parent `parent` and Inherit::normal (every bone of a two-bone

@@ -3,6 +3,7 @@
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 
 #include "attachment_lookup.hpp"
@@ -176,6 +177,20 @@ void update_world_transform(SkeletonPose& pose, Physics physics) {
         detail::apply_constraint_step(pose, *step, physics);
         ++step;
     }
+    pose.world_stamp = next_world_stamp();
+}
+
+std::uint64_t next_world_stamp() {
+    // Each thread takes a block of 2^20 numbers at a time, so that stamping costs no shared write; 2^44 blocks
+    // outlast any process.
+    constexpr std::uint64_t k_block = std::uint64_t{1} << 20;
+    static std::atomic<std::uint64_t> blocks{1};
+    thread_local std::uint64_t next = 0, end = 0;
+    if (next == end) {
+        next = blocks.fetch_add(1, std::memory_order_relaxed) * k_block;
+        end = next + k_block;
+    }
+    return next++;
 }
 
 void physics_translate(SkeletonPose& pose, float x, float y) {

@@ -123,7 +123,7 @@ void set_applied_and_pose(SkeletonPose& pose, Index bone, double x, double y, do
         BoneTransform{static_cast<float>(x), static_cast<float>(y), static_cast<float>(rotation),
                       static_cast<float>(scale_x), static_cast<float>(scale_y), static_cast<float>(shear_x),
                       static_cast<float>(shear_y)};
-    update_bone_world(pose, bone);
+    compute_bone_world(pose, bone);
 }
 
 void apply_absolute_local(SkeletonPose& pose, const TransformConstraintData& data, const Mixes& mix) {

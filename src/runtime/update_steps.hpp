@@ -27,7 +27,7 @@ inline const UpdateStep* pose_bone_run(SkeletonPose& pose, const UpdateStep* ste
         else if (parent != k_none && inherit[i] == Inherit::normal)
             normal_bone_world(applied[i], world[static_cast<std::size_t>(parent)], world[i]);
         else
-            update_bone_world(pose, step->index);
+            compute_bone_world(pose, step->index);
     } while (++step != end && step->kind == UpdateStep::Kind::bone);
     return step;
 }

@@ -83,6 +83,27 @@ struct WorldRect {
 // exports them). Needs world transforms computed.
 bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view);
 
+// A character's culling box kept from one frame to the next: the union of its drawn bones' boxes, as
+// character_in_view computes it, for the world transforms stamped `stamp` (SkeletonPose::world_stamp) and the type
+// `type`. A character outside the view keeps its world transforms while a crowd update passes it over, so its box
+// is read from here instead of from its bones (one cache line instead of a line per three bones).
+struct CullingMemo {
+    std::uint64_t stamp = 0;  // 0: holds nothing
+    const StaticSkeleton* type = nullptr;
+    WorldRect box;
+};
+
+// Whether `memo` holds the box of this pose's present world transforms for `type`.
+inline bool memo_holds(const CullingMemo& memo, const StaticSkeleton& type, const SkeletonPose& pose) {
+    return memo.stamp == pose.world_stamp && memo.stamp != 0 && memo.type == &type;
+}
+
+// character_in_view, with the same answer: from `memo` when it holds this pose's box, else by walking its bones,
+// keeping in `memo` the box of a walk that went through them all (no bone's box met the view: a character outside
+// the view, or nearly). A memo is for one character; memos of different characters may be used at once.
+bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view,
+                       CullingMemo& memo);
+
 // Prefetching for a loop that culls and packs characters one after another: starts loading what character_in_view
 // and pack_character_at will read of `next` (world transforms, slots, draw order, active bones) and, if given, the
 // pose object of `after_next` (where the next call finds those arrays), so that packing one character overlaps the

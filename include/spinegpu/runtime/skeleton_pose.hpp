@@ -142,6 +142,12 @@ struct SkeletonPose {
     double time = 0;                     // physics time, advanced by update_time() (double: see PhysicsPose)
     float wind_x = 1, wind_y = 0, gravity_x = 0, gravity_y = 1;
     PosedAt posed_at;
+    // Changes whenever the runtime changes the world transforms or the bones' activity (update_world_transform,
+    // update_bone_world, update_cache, a crowd update moving a passed-over character's), to a number no other pose
+    // has held unless copied from this one; 0 before the first. So something derived from them (gpu's culling box of
+    // a character outside the view) may be kept while it stays. Code that writes `world` or `bone_active` itself
+    // sets next_world_stamp().
+    std::uint64_t world_stamp = 0;
 
     // Scratch for path constraints (positions, spaces, lengths, curves), sized at creation.
     std::vector<float> path_scratch;
@@ -188,6 +194,9 @@ inline void update_time(SkeletonPose& pose, double delta) { pose.time += delta; 
 
 // Spine's Skeleton.updateWorldTransform(physics): applied pose := local pose, then the update cache in order.
 void update_world_transform(SkeletonPose& pose, Physics physics);
+
+// A number no earlier call returned in this process, on any thread; never 0 (SkeletonPose::world_stamp).
+std::uint64_t next_world_stamp();
 
 // Spine's Skeleton.physicsTranslate / physicsRotate: moves every physics constraint's simulation as if the skeleton
 // had moved by (x, y), or rotated by `degrees` around (x, y), so that physics do not react to a teleport.

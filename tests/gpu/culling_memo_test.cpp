@@ -1,0 +1,201 @@
+// A culling memo (CullingMemo) answers as character_in_view does for any view while the pose's world transforms stay
+// as they were, and is not used once anything the runtime does changes them: posing, one bone posed by hand, a new
+// skin's bone activity, a crowd update moving a passed-over character, a grouped crowd update.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "gpu_test_support.hpp"
+#include "renderer_test_support.hpp"
+#include "spinegpu/gpu/offscreen_filter.hpp"
+#include "spinegpu/gpu/renderer.hpp"
+#include "spinegpu/runtime/batch_update.hpp"
+
+namespace spinegpu::test {
+namespace {
+
+using namespace spinegpu::gpu;
+
+constexpr WorldRect k_around_origin{-100, -100, 100, 100};
+
+TEST(CullingMemo, answers_as_the_bones_do_for_any_view_while_the_pose_stays) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    std::mt19937 random(7);
+    for_each_example_pose(30, 15, [&](const GpuType& t, const Player& player, const std::string& where) {
+        // Fill the memo with a view the character is far from, then ask about views around, across and away from it.
+        CullingMemo memo;
+        const float away = 1e6f;
+        EXPECT_FALSE(character_in_view(t.type, player.pose, {away, away, away + 1, away + 1}, memo)) << where;
+        EXPECT_EQ(memo.stamp, player.pose.world_stamp) << where << ": a walk through every bone is kept";
+        EXPECT_NE(memo.stamp, 0u) << where;
+        std::uniform_real_distribution<float> corner(-1500, 1500), size(0, 800);
+        for (int v = 0; v < 200; ++v) {
+            const float x = corner(random), y = corner(random);
+            const WorldRect view{x, y, x + size(random), y + size(random)};
+            const bool expected = character_in_view(t.type, player.pose, view);
+            if (character_in_view(t.type, player.pose, view, memo) != expected) {
+                ADD_FAILURE() << where << ": the memo answers " << !expected << " for view (" << view.min_x << ", "
+                              << view.min_y << ", " << view.max_x << ", " << view.max_y << ")";
+                return false;
+            }
+        }
+        return true;
+    });
+}
+
+// Spineboy walking, posed at `x`.
+struct Walker {
+    std::unique_ptr<GpuType> t = load_gpu_type("spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas");
+    std::unique_ptr<Player> player;
+
+    explicit Walker(float x) {
+        if (!t) return;
+        player = std::make_unique<Player>(t->data(), k_none, t->data().animation_names.find("walk"));
+        player->pose.x = x;
+        player->step(1.0 / 60);
+    }
+};
+
+TEST(CullingMemo, is_not_used_once_the_character_is_posed_again) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    Walker w(50000);
+    ASSERT_NE(w.player, nullptr);
+    CullingMemo memo;
+    ASSERT_FALSE(character_in_view(w.t->type, w.player->pose, k_around_origin, memo));
+    w.player->pose.x = 0;
+    w.player->step(1.0 / 60);
+    EXPECT_TRUE(character_in_view(w.t->type, w.player->pose, k_around_origin, memo));
+}
+
+TEST(CullingMemo, is_not_used_once_a_bone_is_posed_by_hand) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    Walker w(50000);
+    ASSERT_NE(w.player, nullptr);
+    CullingMemo memo;
+    SkeletonPose& pose = w.player->pose;
+    ASSERT_FALSE(character_in_view(w.t->type, pose, k_around_origin, memo));
+    // Bones come after their parents: posing each in turn moves the whole skeleton.
+    pose.x = 0;
+    for (std::size_t b = 0; b < pose.world.size(); ++b) update_bone_world(pose, static_cast<Index>(b));
+    EXPECT_TRUE(character_in_view(w.t->type, pose, k_around_origin, memo));
+}
+
+TEST(CullingMemo, is_not_used_once_a_new_skin_changes_which_bones_are_active) {
+    // Mix-and-match without a skin: its skin-required bones are inactive and hold zero world transforms, at the
+    // origin. A skin makes them active without posing them: at the origin, in view.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    std::unique_ptr<GpuType> t =
+        load_gpu_type("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas");
+    ASSERT_NE(t, nullptr);
+    const SkeletonData& data = t->data();
+    Player player(data, k_none, data.animation_names.find("walk"));
+    player.pose.x = 50000;
+    player.step(1.0 / 60);
+    CullingMemo memo;
+    ASSERT_FALSE(character_in_view(t->type, player.pose, k_around_origin, memo));
+    ASSERT_TRUE(set_skin(player.pose, data.skin_names.find("full-skins/girl")));
+    ASSERT_TRUE(character_in_view(t->type, player.pose, k_around_origin)) << "the test needs a bone at the origin";
+    EXPECT_TRUE(character_in_view(t->type, player.pose, k_around_origin, memo));
+}
+
+// A filter that passes over every character.
+PoseFilter pass_over_everyone() {
+    return {[](void*, CharacterIndex, const SkeletonPose&) { return false; }, nullptr};
+}
+
+TEST(CullingMemo, is_not_used_once_a_crowd_update_moves_a_passed_over_character) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    Walker w(50000);
+    ASSERT_NE(w.player, nullptr);
+    SkeletonPose& pose = w.player->pose;
+    AnimationState& state = w.player->state;
+    update_characters(std::span(&pose, 1), std::span(&state, 1), FrameStep(1.0 / 60, Physics::update));
+    CullingMemo memo;
+    ASSERT_FALSE(character_in_view(w.t->type, pose, k_around_origin, memo));
+    pose.x = 0;
+    update_characters(std::span(&pose, 1), std::span(&state, 1),
+                      FrameStep(1.0 / 60, Physics::update, pass_over_everyone()));
+    ASSERT_TRUE(pose.posed_at.skipped);
+    EXPECT_TRUE(character_in_view(w.t->type, pose, k_around_origin, memo));
+}
+
+TEST(CullingMemo, is_not_used_once_a_grouped_crowd_update_poses_the_character) {
+    // Four spineboys of one skeleton take their world transforms together in update_in_order.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    Walker w(0);
+    ASSERT_NE(w.player, nullptr);
+    const SkeletonData& data = w.t->data();
+    Crowd crowd;
+    for (int c = 0; c < 4; ++c) {
+        const CharacterIndex i = crowd.add(data);
+        crowd.state(i).set_animation(0, data.animation_names.find("walk"), true);
+        crowd.pose(i).x = 50000;
+    }
+    crowd.update_order().refresh(crowd.size());
+    const auto order = crowd.update_order().characters();
+    update_in_order(crowd, order, 0, order.size(), FrameStep(1.0 / 60, Physics::update));
+    std::array<CullingMemo, 4> memos;
+    for (std::size_t i = 0; i < 4; ++i)
+        ASSERT_FALSE(character_in_view(w.t->type, crowd.pose(static_cast<CharacterIndex>(i)), k_around_origin,
+                                       memos[i]));
+    for (std::size_t i = 0; i < 4; ++i) crowd.pose(static_cast<CharacterIndex>(i)).x = 0;
+    update_in_order(crowd, order, 0, order.size(), FrameStep(1.0 / 60, Physics::update));
+    for (std::size_t i = 0; i < 4; ++i)
+        EXPECT_TRUE(character_in_view(w.t->type, crowd.pose(static_cast<CharacterIndex>(i)), k_around_origin,
+                                      memos[i]))
+            << "character " << i;
+}
+
+TEST(CullingMemo, draw_culls_as_the_bones_do_while_it_keeps_boxes) {
+    // Twelve spineboys: four left unposed outside the view (their boxes kept from frame to frame), four posed in
+    // place outside it, four walking across it; at frame 20 one of the first four is posed in view, at frame 30 its
+    // place in the draw list goes to another character.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::optional<AddedType> spineboy =
+        load_type(*renderer, "spineboy/spineboy-pro.skel", "spineboy/spineboy-pma.atlas", "spineboy-pro");
+    ASSERT_TRUE(spineboy);
+    ASSERT_TRUE(renderer->finalize().ok());
+    const StaticSkeleton& bind = renderer->skeleton_type(spineboy->type);
+    const Camera2D camera{0.12f, 80, 110};
+    const WorldRect view = view_rect(camera, k_width, k_height);
+    std::vector<std::unique_ptr<Player>> players;
+    for (int i = 0; i < 12; ++i) {
+        players.push_back(std::make_unique<Player>(spineboy->data(), k_none,
+                                                   spineboy->data().animation_names.find(i < 8 ? "idle" : "walk")));
+        const auto f = static_cast<float>(i);
+        players.back()->pose.x = i < 8 ? 4000.0f + 1000.0f * f : -3000.0f * (f - 7);
+        players.back()->step(1.0 / 60);
+    }
+    std::vector<CharacterDraw> draws;
+    for (const auto& p : players) draws.push_back({&p->pose, spineboy->type, Color{}});
+    for (int frame = 0; frame < 40; ++frame) {
+        for (std::size_t i = 4; i < 12; ++i) {
+            if (i >= 8) players[i]->pose.x += 200;
+            players[i]->step(1.0 / 60);
+        }
+        if (frame == 20) {
+            players[0]->pose.x = 0;
+            players[0]->step(1.0 / 60);
+        }
+        if (frame == 30) std::swap(draws[1], draws[8]);
+        std::uint32_t expected_culled = 0;
+        for (const CharacterDraw& d : draws) expected_culled += character_in_view(bind, *d.pose, view) ? 0u : 1u;
+        Result<FrameStats> stats = renderer->draw(draws, camera, k_width, k_height, k_background, RenderPath::gpu);
+        ASSERT_TRUE(stats.ok()) << stats.error().message();
+        EXPECT_EQ(stats->culled, expected_culled) << "frame " << frame;
+        EXPECT_EQ(stats->characters, draws.size() - expected_culled) << "frame " << frame;
+    }
+    EXPECT_TRUE(character_in_view(bind, players[0]->pose, view)) << "the test poses one into view";
+    ASSERT_TRUE(renderer->finish().ok());
+    expect_no_validation_messages(*renderer);
+}
+
+}  // namespace
+}  // namespace spinegpu::test
