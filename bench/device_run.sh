@@ -35,7 +35,7 @@ ldconfig
 export LD_LIBRARY_PATH=$PWD/.devlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 ls .gl/vulkan-validationlayers_*.deb >/dev/null 2>&1 || echo "no vulkan-validationlayers in .gl: the checks will fail"
 if ! ./.devlib/spinegpu help >/dev/null 2>&1; then echo "spinegpu does not start here"; ./.devlib/spinegpu help; fi
-bin=$PWD/.devlib/spinegpu
+bin=${BIN:-$PWD/.devlib/spinegpu}  # BIN: another build (.devlib/spinegpu-base, say)
 E=$PWD/.examples
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
