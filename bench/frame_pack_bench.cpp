@@ -3,7 +3,10 @@
 //   pass1...: the first pass over the characters (the renderer's first_pass lambda): prefetch_for_packing for the
 //             next ones, character_in_view, pack_character_at at the character's fixed places. Variants: without
 //             the prefetch, culling alone, a view that culls most of the crowd, and right after a runtime update
-//             on two threads (as in a frame: poses just written, half of them by the other core).
+//             on two threads (as in a frame: poses just written, half of them by the other core). As in the
+//             renderer, the culling box of a character outside the view is kept while its pose stays: only
+//             pass1_after_update poses the crowd between iterations, the others cull unposed characters from their
+//             kept boxes after the first iteration (as a crowd update passing over characters outside the view).
 //   serial:   the loop the renderer ran after it until the places pass (shaders/places.comp) took its place on the
 //             GPU: prefix sums of vertex and index counts over the visible characters, headers copied to the dense
 //             array, bytes counted. Kept as the measure of what that move saves.
@@ -67,6 +70,7 @@ struct Scene {
     std::vector<std::uint32_t> bone_offsets, word_offsets;
     std::vector<GpuCharacter> headers;
     std::vector<PackedCounts> counts;
+    std::vector<CullingMemo> culling;  // as Renderer::draw keeps them, per place in the draw list
     Malloced<float> bones;
     Malloced<std::uint32_t> words;
     Malloced<GpuCharacter> dense;
@@ -139,6 +143,7 @@ void allocate_outputs(Scene& s) {
     }
     s.headers.resize(n);
     s.counts.resize(n);
+    s.culling.resize(n);
     s.bones = malloc_array<float>(n * s.type.drawn_bones.size() * 6);
     s.words = malloc_array<std::uint32_t>(n * s.max_words);
     s.dense = malloc_array<GpuCharacter>(n);
@@ -168,9 +173,10 @@ template <Part part>
     const std::size_t n = s.draws.size();
     for (std::size_t i = 0; i < n; ++i) {
         if constexpr (part == Part::pass1)
-            if (i + 1 < n) prefetch_for_packing(*s.draws[i + 1].pose, i + 2 < n ? s.draws[i + 2].pose : nullptr);
+            if (i + 1 < n && !memo_holds(s.culling[i + 1], s.type, *s.draws[i + 1].pose))
+                prefetch_for_packing(*s.draws[i + 1].pose, i + 2 < n ? s.draws[i + 2].pose : nullptr);
         const CharacterDraw& d = s.draws[i];
-        if (!character_in_view(s.type, *d.pose, view)) {
+        if (!character_in_view(s.type, *d.pose, view, s.culling[i])) {
             s.counts[i] = PackedCounts{0, k_culled, 0};
             continue;
         }

@@ -337,10 +337,10 @@ void prefetch_for_packing(const SkeletonPose& next, const SkeletonPose* after_ne
     prefetch_lines(next.draw_order.data(), next.draw_order.size() * sizeof(Index));
     prefetch_lines(next.bone_active.data(), next.bone_active.size());
     if (after_next == nullptr) return;
-    // The members packing reads: the data pointer, the arrays' addresses and the colour.
+    // The members culling and packing read: the data pointer, the arrays' addresses, the colour and the world stamp.
     const SkeletonPose& p = *after_next;
-    for (const void* member :
-         std::initializer_list<const void*>{&p.data, &p.world, &p.bone_active, &p.slots, &p.draw_order, &p.color})
+    for (const void* member : std::initializer_list<const void*>{&p.data, &p.world, &p.bone_active, &p.slots,
+                                                                 &p.draw_order, &p.color, &p.world_stamp})
         __builtin_prefetch(member, 0, 3);
 }
 
