@@ -173,8 +173,11 @@ template <Part part>
     const std::size_t n = s.draws.size();
     for (std::size_t i = 0; i < n; ++i) {
         if constexpr (part == Part::pass1)
-            if (i + 1 < n && !memo_holds(s.culling[i + 1], s.type, *s.draws[i + 1].pose))
-                prefetch_for_packing(*s.draws[i + 1].pose, i + 2 < n ? s.draws[i + 2].pose : nullptr);
+            if (i + 1 < n) {
+                const SkeletonPose* next = s.draws[i + 1].pose;
+                prefetch_for_packing(memo_holds(s.culling[i + 1], s.type, *next) ? nullptr : next,
+                                     i + 2 < n ? s.draws[i + 2].pose : nullptr);
+            }
         const CharacterDraw& d = s.draws[i];
         if (!character_in_view(s.type, *d.pose, view, s.culling[i])) {
             s.counts[i] = PackedCounts{0, k_culled, 0};

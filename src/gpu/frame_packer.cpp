@@ -331,11 +331,13 @@ inline void prefetch_lines(const void* p, std::size_t bytes) {
 
 }  // namespace
 
-void prefetch_for_packing(const SkeletonPose& next, const SkeletonPose* after_next) {
-    prefetch_lines(next.world.data(), next.world.size() * sizeof(BoneWorld));
-    prefetch_lines(next.slots.data(), next.slots.size() * sizeof(SlotPose));
-    prefetch_lines(next.draw_order.data(), next.draw_order.size() * sizeof(Index));
-    prefetch_lines(next.bone_active.data(), next.bone_active.size());
+void prefetch_for_packing(const SkeletonPose* next, const SkeletonPose* after_next) {
+    if (next != nullptr) {
+        prefetch_lines(next->world.data(), next->world.size() * sizeof(BoneWorld));
+        prefetch_lines(next->slots.data(), next->slots.size() * sizeof(SlotPose));
+        prefetch_lines(next->draw_order.data(), next->draw_order.size() * sizeof(Index));
+        prefetch_lines(next->bone_active.data(), next->bone_active.size());
+    }
     if (after_next == nullptr) return;
     // The members culling and packing read: the data pointer, the arrays' addresses, the colour and the world stamp.
     const SkeletonPose& p = *after_next;

@@ -1,6 +1,6 @@
 // A culling memo (CullingMemo) answers as character_in_view does for any view while the pose's world transforms stay
 // as they were, and is not used once anything the runtime does changes them: posing, one bone posed by hand, a new
-// skin's bone activity, a crowd update moving a passed-over character, a grouped crowd update.
+// skin's bone activity, a crowd update moving a passed-over character, a grouped crowd update; nor for another type.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "spinegpu/gpu/offscreen_filter.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 #include "spinegpu/runtime/batch_update.hpp"
+#include "../../src/runtime/world_group.hpp"
 
 namespace spinegpu::test {
 namespace {
@@ -104,6 +105,20 @@ TEST(CullingMemo, is_not_used_once_a_new_skin_changes_which_bones_are_active) {
     EXPECT_TRUE(character_in_view(t->type, player.pose, k_around_origin, memo));
 }
 
+TEST(CullingMemo, is_not_used_for_another_type) {
+    // The same pose asked about as a type whose bones reach a thousand times further: that type's box meets a view
+    // the first type's kept box misses.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    Walker w(5000);
+    ASSERT_NE(w.player, nullptr);
+    StaticSkeleton wide = w.t->type;
+    for (float& r : wide.bone_radius) r = r * 1000 + 1000;
+    CullingMemo memo;
+    ASSERT_FALSE(character_in_view(w.t->type, w.player->pose, k_around_origin, memo));
+    ASSERT_TRUE(character_in_view(wide, w.player->pose, k_around_origin)) << "the test needs a wider box";
+    EXPECT_TRUE(character_in_view(wide, w.player->pose, k_around_origin, memo));
+}
+
 // A filter that passes over every character.
 PoseFilter pass_over_everyone() {
     return {[](void*, CharacterIndex, const SkeletonPose&) { return false; }, nullptr};
@@ -128,6 +143,8 @@ TEST(CullingMemo, is_not_used_once_a_crowd_update_moves_a_passed_over_character)
 TEST(CullingMemo, is_not_used_once_a_grouped_crowd_update_poses_the_character) {
     // Four spineboys of one skeleton take their world transforms together in update_in_order.
     SPINEGPU_REQUIRE_EXAMPLES();
+    if (!detail::world_group_simd_available())
+        GTEST_SKIP() << "no grouped update here (no AVX2, a scalar build or SPINEGPU_DIAGNOSE_NO_WORLD_GROUP)";
     Walker w(0);
     ASSERT_NE(w.player, nullptr);
     const SkeletonData& data = w.t->data();
