@@ -21,7 +21,8 @@
 # host: does the host's load explain the CPU frame? The machine's CPU layout and cgroup limits, then rounds (until
 #     HOST_S seconds, default 420) of the CPU frame of 8,000 spineboy-pro characters, update in the pack, on 16, 15,
 #     14, 12 and 8 threads, and of the update alone on 1 and 16; every row carries the host's steal share.
-# offscreen: 8,000 spineboys in view and 8,000 or 24,000 more outside it, posed or passed over (--skip-offscreen).
+# offscreen: 8,000 spineboys in view and 8,000 or 24,000 more outside it, posed or passed over (--skip-offscreen);
+#     EXTRAS="0 24000" picks the counts outside.
 # gtests: the GPU test suite (spinegpu_gpu_tests, built by device_prepare.sh with TESTS=1) on the hardware driver.
 # closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
 #     clipping leaves pixel centres on a shared edge uncovered.
@@ -289,7 +290,7 @@ if [ "$what" = offscreen ]; then
   # culled, or passed over by the update (--skip-offscreen, gpu::OffscreenFilter); the update before the pack and
   # inside it (--update-in-pack); three rounds. One JSON row per run in offscreen.jsonl.
   for round in 1 2 3; do
-    for extra in 0 8000 24000; do
+    for extra in ${EXTRAS:-0 8000 24000}; do
       for skip in "" --skip-offscreen; do
         [ "$extra" = 0 ] && [ -n "$skip" ] && continue
         for pack in "" --update-in-pack; do
