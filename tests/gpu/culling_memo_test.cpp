@@ -171,8 +171,8 @@ TEST(CullingMemo, is_not_used_once_a_grouped_crowd_update_poses_the_character) {
 
 TEST(CullingMemo, draw_culls_as_the_bones_do_while_it_keeps_boxes) {
     // Twelve spineboys: four left unposed outside the view (their boxes kept from frame to frame), four posed in
-    // place outside it, four walking across it; at frame 20 one of the first four is posed in view, at frame 30 its
-    // place in the draw list goes to another character.
+    // place outside it, four walking across it; at frame 20 one of the first four is posed in view, at frame 30 one
+    // of them (kept box) and a walker trade places in the draw list.
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(renderer);
     std::optional<AddedType> spineboy =
