@@ -169,6 +169,7 @@ void print_json_row(const BenchRow& row) {
     w.key("update_in_pack").value(row.update_in_pack);
     w.key("offscreen").value(row.offscreen);
     w.key("skip_offscreen").value(row.skip_offscreen);
+    w.key("walk_pixels").value(static_cast<double>(row.walk_pixels));
     number("culled", row.culled ? std::optional<double>(*row.culled) : std::nullopt);
     number("passed_over", row.passed_over ? std::optional<double>(*row.passed_over) : std::nullopt);
     number("steal_percent", row.steal_percent);
@@ -331,8 +332,8 @@ int run_bench(int argc, char** argv) {
     // The renderer's options mean nothing to the runtime update alone: say so (a warning, since the contract's
     // grammar allows them) rather than ignore them silently.
     if (paths.size() == 1 && paths[0] == &k_paths[0])
-        for (const char* flag :
-             {"--width", "--device", "--character-pixels", "--update-in-pack", "--offscreen", "--skip-offscreen"})
+        for (const char* flag : {"--width", "--device", "--character-pixels", "--update-in-pack", "--offscreen",
+                                 "--skip-offscreen", "--walk"})
             if (args->has(flag))
                 std::fprintf(stderr, "spinegpu bench: warning: %s is ignored: it is for the renderer's paths (gpu, "
                                      "cpu, gpu-vertex, gpu-tiles), and --paths update times the runtime alone\n", flag);
@@ -372,6 +373,11 @@ int run_bench(int argc, char** argv) {
         const std::optional<std::uint32_t> n = parse_whole(text, 0, 10'000'000);
         if (!n) return usage("--offscreen needs an integer from 0 to 10000000, got \"" + *text + "\"");
         setup.offscreen = *n;
+    }
+    if (std::optional<std::string> text = args->get("--walk")) {
+        const std::optional<std::uint32_t> n = parse_whole(text, 0, 100'000);
+        if (!n) return usage("--walk needs an integer from 0 to 100000 (pixels a second), got \"" + *text + "\"");
+        setup.walk_pixels = static_cast<float>(*n);
     }
     std::vector<BenchRow> rows;
     for (std::size_t count : counts) {

@@ -59,6 +59,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     std::mt19937 random(k_seed + 1);
     struct Place {
         float x, y;
+        float band;  // where its band of width W starts (world x): the view, or the band outside it
         bool flip;
     };
     std::vector<Place> places(total);
@@ -68,6 +69,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
         Place& place = places[i];
         const float off = i < count ? 0.0f : static_cast<float>(setup.width) + 20 * setup.character_pixels;
         place.x = (off + static_cast<float>(random() % setup.width)) / camera.scale;
+        place.band = off / camera.scale;
         place.y = static_cast<float>(random() % free_height) / camera.scale;
         place.flip = random() % 2 != 0;
     }
@@ -116,6 +118,20 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
         crowd.update_order().refresh(crowd.size());
         poses.order = pose_context.order = crowd.update_order().characters();
     };
+    // --walk P: before each frame's update, every character steps the way it faces (scale_x -1: left), P pixels a
+    // second, and comes back in at the other end of its band as it leaves it. Not timed.
+    const float band_width = static_cast<float>(setup.width) / camera.scale;
+    const float stride = setup.walk_pixels * static_cast<float>(k_dt) / camera.scale;
+    auto walk = [&] {
+        if (stride == 0) return;
+        for (std::size_t i = 0; i < total; ++i) {
+            SkeletonPose& pose = crowd.poses()[i];
+            float x = pose.x + (pose.scale_x < 0 ? -stride : stride) - places[i].band;
+            if (x < 0) x += band_width;
+            if (x >= band_width) x -= band_width;
+            pose.x = places[i].band + x;
+        }
+    };
     std::vector<double> update_ms, pack_ms, record_ms, gpu_ms, skin_ms, frame_ms;
     double bytes_per_character = 0, vertices = 0, triangles = 0, pixels = 0;
     std::uint32_t culled = 0, passed_over = 0;
@@ -124,6 +140,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     std::optional<CpuTicks> ticks_before;
     for (std::uint32_t frame = 0; frame < frames; ++frame) {
         if (frame == k_warm_up_frames) ticks_before = read_cpu_ticks();
+        walk();
         const auto start = std::chrono::steady_clock::now();
         if (!setup.update_in_pack) updater.update(crowd, step, ignore);
         refresh_order();
@@ -148,6 +165,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     const std::optional<double> steal = steal_percent(ticks_before, read_cpu_ticks());
     // GPU time: frames waited for one at a time, so that each one's timestamps are read (the frames above overlap).
     for (std::uint32_t frame = 0; frame < std::min<std::uint32_t>(setup.frames, 30); ++frame) {
+        walk();
         if (!setup.update_in_pack) updater.update(crowd, step, ignore);
         refresh_order();
         Result<gpu::FrameStats> drawn = renderer.draw(draws, camera, setup.width, setup.height,
@@ -186,6 +204,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     row.update_in_pack = setup.update_in_pack;
     row.offscreen = setup.offscreen;
     row.skip_offscreen = setup.skip_offscreen;
+    row.walk_pixels = setup.walk_pixels;
     row.culled = culled;
     row.passed_over = passed_over;
     row.pack_ms = summarise(pack_ms).median;

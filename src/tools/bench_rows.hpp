@@ -37,6 +37,7 @@ struct BenchSetup {
     bool update_in_pack = false;  // render paths: the update runs inside the renderer's packing pass (PoseJob)
     std::uint32_t offscreen = 0;  // render paths: characters placed outside the view, besides the N in it
     bool skip_offscreen = false;  // render paths: the update passes over the characters outside the view
+    float walk_pixels = 0;        // render paths: how fast characters walk the way they face, pixels a second
 };
 
 // Frame times in milliseconds, summarised.
@@ -66,6 +67,7 @@ struct BenchRow {
     bool update_in_pack = false;    // the update ran inside packing: pack_ms holds both, update is empty
     std::uint32_t offscreen = 0;    // characters outside the view besides `characters` (updated, culled)
     bool skip_offscreen = false;    // the update passed over the characters outside the view (gpu::OffscreenFilter)
+    float walk_pixels = 0;          // characters walked the way they face, this many pixels a second
     std::optional<std::uint32_t> culled;       // characters culled in the last frame measured
     std::optional<std::uint32_t> passed_over;  // characters the update passed over in that frame
     // The host's steal time over the timed frames, in percent of all CPU time (host_load.hpp); empty off Linux.

@@ -41,13 +41,14 @@ const char* const k_bench_usage =
     "usage: spinegpu bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T]\n"
     "                      [--paths update,gpu,cpu,gpu-vertex,gpu-tiles] [--backend pool|tbb]\n"
     "                      [--width W --height H] [--device NAME] [--character-pixels P] [--skin NAME]\n"
-    "                      [--update-in-pack] [--offscreen M] [--skip-offscreen] [--json]\n"
+    "                      [--update-in-pack] [--offscreen M] [--skip-offscreen] [--walk P] [--json]\n"
     "  Times crowds of N characters on random looping animations: the runtime update alone (path update) and\n"
     "  whole frames through the renderer (the other paths), medians over F frames (README, \"Benchmarks\").\n"
     "  --frames F (120)   --threads T (all cores)   --paths (update)   --backend (pool)   --skin (default skin)\n"
     "  --width W --height H  the view, together (1920x1080)   --character-pixels P  character height (64)\n"
     "  --device NAME     as for render                        --update-in-pack  update inside the packing pass\n"
     "  --offscreen M     M more characters outside the view (0)  --skip-offscreen  do not pose those outside it\n"
+    "  --walk P          characters walk the way they face, P pixels a second (0: they stand)\n"
     "  --json            one JSON object per row instead of the tables\n";
 
 const char* const k_demo_usage =
@@ -89,7 +90,7 @@ const OptionNames* command_options(std::string_view command) {
                                     {"--fit", "--validation"}};
     static const OptionNames bench{{"--skeleton", "--atlas", "--characters", "--frames", "--threads", "--paths",
                                     "--backend", "--width", "--height", "--device", "--character-pixels", "--skin",
-                                    "--offscreen"},
+                                    "--offscreen", "--walk"},
                                    {"--json", "--update-in-pack", "--skip-offscreen"}};
     static const OptionNames demo{{"--export", "--out", "--characters", "--frames", "--device"}, {"--validation"}};
     if (command == "info") return &info;
