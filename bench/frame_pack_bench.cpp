@@ -175,7 +175,7 @@ template <Part part>
         if constexpr (part == Part::pass1)
             if (i + 1 < n) {
                 const SkeletonPose* next = s.draws[i + 1].pose;
-                prefetch_for_packing(memo_holds(s.culling[i + 1], s.type, *next) ? nullptr : next,
+                prefetch_for_packing(memo_applies(s.culling[i + 1], s.type, *next) ? nullptr : next,
                                      i + 2 < n ? s.draws[i + 2].pose : nullptr);
             }
         const CharacterDraw& d = s.draws[i];

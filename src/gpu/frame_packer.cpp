@@ -304,12 +304,37 @@ bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, con
     return any_bone_in_view(type, pose, view, box) || meets(box, view);
 }
 
+namespace {
+
+// Whether the memo's box, moved as the pose's world transforms have moved since (memo_applies), certainly lies clear
+// of `view`: a walk now would find a union box that does not meet it. Each bone has moved by the change of the
+// skeleton position s, give or take the change of the drift D (PosedAt::drift); each box edge is a bone's coordinate
+// minus or plus its radius rounded once, then and now, by at most u = 2^-24 of its magnitude, which is at most the
+// memo's largest edge e then and e + |s| + D now. So each edge now lies within D + 2^-22 (e + |s| + D) of the memo's
+// edge moved by s, the bound widened for the sums here (in doubles, rounded by 2^-53 of their magnitude). False where
+// anything is not finite (every comparison with a NaN is false).
+bool moved_box_clear_of(const CullingMemo& memo, const SkeletonPose& pose, const WorldRect& view) {
+    const WorldRect& box = memo.box;
+    const double sx = static_cast<double>(pose.posed_at.x) - memo.x, sy = static_cast<double>(pose.posed_at.y) - memo.y;
+    const double drift = pose.posed_at.drift - memo.drift;
+    const double edge = std::max({std::fabs(box.min_x), std::fabs(box.max_x), std::fabs(box.min_y),
+                                  std::fabs(box.max_y)});
+    const double margin = drift + 0x1p-22 * (edge + std::max(std::fabs(sx), std::fabs(sy)) + drift);
+    return box.min_x + sx - margin > view.max_x || box.max_x + sx + margin < view.min_x ||
+           box.min_y + sy - margin > view.max_y || box.max_y + sy + margin < view.min_y;
+}
+
+}  // namespace
+
 bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view,
                        CullingMemo& memo) {
-    if (memo_holds(memo, type, pose)) return meets(memo.box, view);
+    if (memo_applies(memo, type, pose)) {
+        if (memo.stamp == pose.world_stamp) return meets(memo.box, view);
+        if (moved_box_clear_of(memo, pose, view)) return false;
+    }
     WorldRect box;
     if (any_bone_in_view(type, pose, view, box)) return true;
-    memo = {pose.world_stamp, &type, box};
+    memo = {pose.world_stamp, pose.shape_stamp, &type, pose.posed_at.drift, box, pose.posed_at.x, pose.posed_at.y};
     return meets(box, view);
 }
 
@@ -339,10 +364,12 @@ void prefetch_for_packing(const SkeletonPose* next, const SkeletonPose* after_ne
         prefetch_lines(next->bone_active.data(), next->bone_active.size());
     }
     if (after_next == nullptr) return;
-    // The members culling and packing read: the data pointer, the arrays' addresses, the colour and the world stamp.
+    // The members culling and packing read: the data pointer, the arrays' addresses, the colour, the world stamps and
+    // where the crowd update left the pose (a kept culling box moves with it).
     const SkeletonPose& p = *after_next;
-    for (const void* member : std::initializer_list<const void*>{&p.data, &p.world, &p.bone_active, &p.slots,
-                                                                 &p.draw_order, &p.color, &p.world_stamp})
+    for (const void* member :
+         std::initializer_list<const void*>{&p.data, &p.world, &p.bone_active, &p.slots, &p.draw_order, &p.color,
+                                            &p.posed_at, &p.world_stamp, &p.shape_stamp})
         __builtin_prefetch(member, 0, 3);
 }
 

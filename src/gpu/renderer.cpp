@@ -404,7 +404,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
                 // (but for one whose box is kept outside the view: culling it reads only the kept box)
                 const std::size_t next = character_at(k + 1);
                 const CharacterDraw& following = x.characters[next];
-                const bool kept = memo_holds(im.culling[next], im.types[following.type].bind, *following.pose);
+                const bool kept = memo_applies(im.culling[next], im.types[following.type].bind, *following.pose);
                 prefetch_for_packing(kept ? nullptr : following.pose,
                                      k + 2 < end ? x.characters[character_at(k + 2)].pose : nullptr);
             }

@@ -73,7 +73,7 @@ inline void animate_character(SkeletonPose& pose, AnimationState& state, const F
 
 // Records that the pose's world transforms are now computed at its skeleton position and scale.
 inline void mark_posed(SkeletonPose& pose) {
-    pose.posed_at = {pose.x, pose.y, pose.scale_x, pose.scale_y, true, false};
+    pose.posed_at = {pose.x, pose.y, pose.scale_x, pose.scale_y, true, false, 0.0};
 }
 
 // One character's posed frame, as update_characters documents it; after frames passed over (PoseFilter), from the
@@ -87,21 +87,31 @@ inline void update_character(SkeletonPose& pose, AnimationState& state, const Fr
 }
 
 // Moves the stale world transforms of a character passed over with its skeleton position: every active bone's by
-// how far x and y moved since they were computed. False, moving nothing, where they cannot follow: the skeleton
-// scale changed, or the move is not finite.
+// how far x and y moved since they were computed or last moved. False, moving nothing, where they cannot follow: the
+// skeleton scale changed, or the move is not finite. A new world_stamp, the same shape_stamp; the drift grows by the
+// move's rounding bound: dx and each sum are rounded once, each by at most 2^-24 of its magnitude (u), so a bone
+// lands within u (|dx| (1 + u) + |x + dx|) of its exact shift; 2^-23 (|dx| + the largest such |x + dx|) bounds
+// that with room to spare (a sum whose result is subnormal is exact). The drift's own sum is rounded up past its
+// rounding (the factor 1 + 2^-50 outweighs two roundings of 2^-53), so each move adds at least its bound to it.
 bool follow_position(SkeletonPose& pose) {
     PosedAt& at = pose.posed_at;
     if (pose.scale_x != at.scale_x || pose.scale_y != at.scale_y) return false;
     if (pose.x == at.x && pose.y == at.y) return true;
     const float dx = pose.x - at.x, dy = pose.y - at.y;
     if (!std::isfinite(dx) || !std::isfinite(dy)) return false;
+    float reach = 0;  // the largest |x| or |y| of a moved bone (NaN ones left out, as culling leaves them out)
     for (std::size_t b = 0; b < pose.world.size(); ++b) {
         if (!pose.bone_active[b]) continue;  // (inactive bones keep what they hold, as posing leaves them)
-        pose.world[b].x += dx;
-        pose.world[b].y += dy;
+        BoneWorld& world = pose.world[b];
+        world.x += dx;
+        world.y += dy;
+        reach = std::max(reach, std::fabs(world.x));  // (std::max keeps `reach` over a NaN)
+        reach = std::max(reach, std::fabs(world.y));
     }
     at.x = pose.x;
     at.y = pose.y;
+    at.drift = (at.drift + 0x1p-23 * (static_cast<double>(std::max(std::fabs(dx), std::fabs(dy))) + reach)) *
+               (1 + 0x1p-50);
     pose.world_stamp = next_world_stamp();
     return true;
 }

@@ -146,7 +146,7 @@ void detail::compute_bone_world(SkeletonPose& pose, Index bone) {
 
 void update_bone_world(SkeletonPose& pose, Index bone) {
     detail::compute_bone_world(pose, bone);
-    pose.world_stamp = next_world_stamp();
+    renew_world_stamps(pose);
 }
 
 void update_applied_transform(SkeletonPose& pose, Index bone) {

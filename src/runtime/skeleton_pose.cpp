@@ -177,7 +177,7 @@ void update_world_transform(SkeletonPose& pose, Physics physics) {
         detail::apply_constraint_step(pose, *step, physics);
         ++step;
     }
-    pose.world_stamp = next_world_stamp();
+    renew_world_stamps(pose);
 }
 
 std::uint64_t next_world_stamp() {

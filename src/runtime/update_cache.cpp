@@ -231,7 +231,7 @@ void update_cache(SkeletonPose& pose) {
 
     for (std::size_t i = 0; i < data.bones.size(); ++i) builder.sort_bone(static_cast<Index>(i));
     mark_unread_applied_poses(pose);
-    pose.world_stamp = next_world_stamp();  // (the bones' activity may have changed)
+    renew_world_stamps(pose);  // (the bones' activity may have changed)
 }
 
 }  // namespace spinegpu

@@ -726,7 +726,7 @@ void update_world_transforms(std::span<SkeletonPose* const> poses, Physics physi
 #if SPINEGPU_WORLD_GROUP_AVX2
     if (poses.size() > 1 && world_group_simd_available()) {
         update_lanes(poses, physics);
-        for (SkeletonPose* pose : poses) pose->world_stamp = next_world_stamp();
+        for (SkeletonPose* pose : poses) renew_world_stamps(*pose);
         return;
     }
 #endif

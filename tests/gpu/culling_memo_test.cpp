@@ -1,11 +1,13 @@
 // A culling memo (CullingMemo) answers as character_in_view does for any view while the pose's world transforms stay
-// as they were, and is not used once anything the runtime does changes them: posing, one bone posed by hand, a new
-// skin's bone activity, a crowd update moving a passed-over character, a grouped crowd update; nor for another type.
+// as they were, and while crowd updates move them with a passed-over character (its box moved along, answering only
+// where the move's rounding cannot matter), and is not used once anything else the runtime does changes them:
+// posing, one bone posed by hand, a new skin's bone activity, a grouped crowd update; nor for another type.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <random>
@@ -124,7 +126,7 @@ PoseFilter pass_over_everyone() {
     return {[](void*, CharacterIndex, const SkeletonPose&) { return false; }, nullptr};
 }
 
-TEST(CullingMemo, is_not_used_once_a_crowd_update_moves_a_passed_over_character) {
+TEST(CullingMemo, moves_along_with_a_passed_over_character_a_crowd_update_moves_into_the_view) {
     SPINEGPU_REQUIRE_EXAMPLES();
     Walker w(50000);
     ASSERT_NE(w.player, nullptr);
@@ -138,6 +140,68 @@ TEST(CullingMemo, is_not_used_once_a_crowd_update_moves_a_passed_over_character)
                       FrameStep(1.0 / 60, Physics::update, pass_over_everyone()));
     ASSERT_TRUE(pose.posed_at.skipped);
     EXPECT_TRUE(character_in_view(w.t->type, pose, k_around_origin, memo));
+}
+
+// The box of the character's world transforms now: the memo a walk through all its bones fills.
+WorldRect box_now(const StaticSkeleton& type, const SkeletonPose& pose) {
+    CullingMemo fresh;
+    const float away = 1e30f;
+    EXPECT_FALSE(character_in_view(type, pose, {away, away, away, away}, fresh));
+    return fresh.box;
+}
+
+TEST(CullingMemo, answers_as_the_bones_do_while_crowd_updates_move_a_passed_over_character) {
+    // Spineboy near 2^25 world units (a float's step there is 1 to 4), moved 2,000 times by uneven amounts,
+    // passed over: each move rounds its bones by up to a step, so the box kept before the moves, moved by how far the
+    // skeleton moved, strays from the box now by whole units. Asked about views that touch the box now on one side
+    // (in view) or miss it by a float's step (out), the kept memo answers as the bones do; asked about views well
+    // away, it answers from the kept box, without a walk.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    Walker w(0);
+    ASSERT_NE(w.player, nullptr);
+    SkeletonPose& pose = w.player->pose;
+    AnimationState& state = w.player->state;
+    const double start_x = 33554000, start_y = -16777000;
+    pose.x = static_cast<float>(start_x);
+    pose.y = static_cast<float>(start_y);
+    update_characters(std::span(&pose, 1), std::span(&state, 1), FrameStep(1.0 / 60, Physics::update));
+    const StaticSkeleton& type = w.t->type;
+    CullingMemo kept;
+    const float away = 1e30f;
+    ASSERT_FALSE(character_in_view(type, pose, {away, away, away, away}, kept));
+    const CullingMemo before = kept;
+    double strayed = 0;
+    for (int k = 1; k <= 2000; ++k) {
+        pose.x = static_cast<float>(start_x + 3.7 * k);
+        pose.y = static_cast<float>(start_y - 2.9 * k + 400 * std::sin(k * 0.01));
+        update_characters(std::span(&pose, 1), std::span(&state, 1),
+                          FrameStep(1.0 / 60, Physics::update, pass_over_everyone()));
+        ASSERT_TRUE(pose.posed_at.skipped);
+        const WorldRect box = box_now(type, pose);
+        const double sx = static_cast<double>(pose.x) - before.x, sy = static_cast<double>(pose.y) - before.y;
+        strayed = std::max({strayed, std::fabs(box.min_x - (before.box.min_x + sx)),
+                            std::fabs(box.max_x - (before.box.max_x + sx)),
+                            std::fabs(box.min_y - (before.box.min_y + sy)),
+                            std::fabs(box.max_y - (before.box.max_y + sy))});
+        const float inf = std::numeric_limits<float>::infinity();
+        const std::array<WorldRect, 8> views{
+            WorldRect{box.max_x, box.min_y, box.max_x + 50, box.max_y},  // touching each side
+            WorldRect{box.min_x - 50, box.min_y, box.min_x, box.max_y},
+            WorldRect{box.min_x, box.max_y, box.max_x, box.max_y + 50},
+            WorldRect{box.min_x, box.min_y - 50, box.max_x, box.min_y},
+            WorldRect{std::nextafter(box.max_x, inf), box.min_y, box.max_x + 50, box.max_y},  // a step away
+            WorldRect{box.min_x - 50, box.min_y, std::nextafter(box.min_x, -inf), box.max_y},
+            WorldRect{box.min_x, std::nextafter(box.max_y, inf), box.max_x, box.max_y + 50},
+            WorldRect{box.min_x, box.min_y - 50, box.max_x, std::nextafter(box.min_y, -inf)}};
+        for (std::size_t v = 0; v < views.size(); ++v) {
+            CullingMemo memo = kept;
+            ASSERT_EQ(character_in_view(type, pose, views[v], memo), v < 4) << "view " << v << ", move " << k;
+        }
+        const float off = box.max_x + 100000;
+        ASSERT_FALSE(character_in_view(type, pose, {off, box.min_y, off + 50, box.max_y}, kept)) << "move " << k;
+        ASSERT_EQ(kept.stamp, before.stamp) << "move " << k << ": answered from the kept box, not by a walk";
+    }
+    EXPECT_GT(strayed, 1.0) << "the moves should round the box by whole units";
 }
 
 TEST(CullingMemo, is_not_used_once_a_grouped_crowd_update_poses_the_character) {

@@ -84,30 +84,37 @@ struct WorldRect {
 bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view);
 
 // A character's culling box kept from one frame to the next: the union of its active drawn bones' boxes, as
-// character_in_view computes it, for the world transforms stamped `stamp` (SkeletonPose::world_stamp) and the type
-// `type` (which must stay unchanged at its address while a memo names it). A character outside the view keeps its
-// world transforms while a crowd update passes it over, so its box is read from here instead of from its bones
-// (half a cache line instead of one per 2.7 bones).
-struct alignas(32) CullingMemo {
-    std::uint64_t stamp = 0;  // 0: holds nothing
+// character_in_view computes it, for the world transforms stamped `stamp` and `shape_stamp` (SkeletonPose) and the
+// type `type` (which must stay unchanged at its address while a memo names it), with where a crowd update had left
+// them then (PosedAt x, y and drift). A character outside the view keeps its world transforms while a crowd update
+// passes it over, or has them moved with its skeleton position, so its box is read from here, and moved along,
+// instead of from its bones (a cache line instead of one per 2.7 bones).
+struct alignas(64) CullingMemo {
+    std::uint64_t stamp = 0;        // 0: holds nothing
+    std::uint64_t shape_stamp = 0;
     const StaticSkeleton* type = nullptr;
+    double drift = 0;
     WorldRect box;
+    float x = 0, y = 0;
 };
 
-// Whether `memo` holds the box of this pose's present world transforms for `type`.
-inline bool memo_holds(const CullingMemo& memo, const StaticSkeleton& type, const SkeletonPose& pose) {
-    return memo.stamp == pose.world_stamp && memo.stamp != 0 && memo.type == &type;
+// Whether `memo` holds a box of this pose's world transforms for `type`: of them as they are (`stamp`), or before
+// crowd updates moved them (`shape_stamp`), which character_in_view moves along by as much.
+inline bool memo_applies(const CullingMemo& memo, const StaticSkeleton& type, const SkeletonPose& pose) {
+    return memo.shape_stamp == pose.shape_stamp && memo.shape_stamp != 0 && memo.type == &type;
 }
 
-// character_in_view, with the same answer: from `memo` when it holds this pose's box, else by walking its bones,
-// keeping in `memo` the box of a walk that went through them all (no bone's box met the view: a character outside
-// the view, or nearly). A memo is for one character; memos of different characters may be used at once.
+// character_in_view, with the same answer: from `memo` when it holds this pose's box (memo_applies: as the world
+// transforms are, or moved as they have moved since, when that moved box, widened by the moves' rounding bound
+// (PosedAt::drift) and its own, lies clear of the view), else by walking its bones, keeping in `memo` the box of a
+// walk that went through them all (no bone's box met the view: a character outside the view, or nearly). A memo is
+// for one character; memos of different characters may be used at once.
 bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view,
                        CullingMemo& memo);
 
 // Prefetching for a loop that culls and packs characters one after another: starts loading what character_in_view
 // and pack_character_at will read of `next` (world transforms, slots, draw order, active bones) and, if given, the
-// pose object of `after_next` (where the next call finds those arrays, and its world stamp), so that packing one
+// pose object of `after_next` (where the next call finds those arrays, its world stamps and PosedAt), so that packing one
 // character overlaps the memory latency of the next. Call it with characters i + 1 and i + 2 before packing
 // character i; with a null `next` when character i + 1 will be culled from its kept box (CullingMemo), which reads
 // none of its arrays. A hint only: it changes no result.

@@ -96,12 +96,17 @@ struct UpdateStep {
 };
 
 // Where a crowd's update (batch_update.hpp) left a pose's world transforms: the skeleton position and scale they
-// were computed at, whether they have been, and whether the frames since were passed over unposed (PoseFilter).
-// Kept by update_characters and update_in_order only.
+// were computed at or last moved to, whether they have been computed, and whether the frames since were passed over
+// unposed (PoseFilter). Kept by update_characters and update_in_order only.
 struct PosedAt {
     float x = 0, y = 0, scale_x = 1, scale_y = 1;
     bool computed = false;  // a crowd update computed the world transforms
     bool skipped = false;   // frames since then were not posed: the world transforms are stale (moved with x, y)
+    // Grows with each move of passed-over world transforms (a move adds (dx, dy), computed in floats, to every active
+    // bone's x and y): by a bound on how far that move's rounding can carry any of those coordinates from the exact
+    // shift by the change of (x, y). So between two moments of one shape_stamp, each active bone moved by the change
+    // of (x, y) give or take the change of `drift`. Set to 0 when a crowd update poses the character.
+    double drift = 0;
 };
 
 struct SkeletonPose {
@@ -146,8 +151,12 @@ struct SkeletonPose {
     // update_bone_world, update_cache, a crowd update moving a passed-over character's), to a number no other pose
     // has held unless copied from this one; 0 before the first. So something derived from them (gpu's culling box of
     // a character outside the view) may be kept while it stays. Code that writes `world` or `bone_active` itself
-    // sets next_world_stamp().
+    // calls renew_world_stamps.
     std::uint64_t world_stamp = 0;
+    // As world_stamp, but kept when a crowd update moves a passed-over character's world transforms with its
+    // skeleton position: world transforms of one shape_stamp differ only by such moves (PosedAt::drift bounds their
+    // rounding), so a box derived from them may be moved along instead of derived again.
+    std::uint64_t shape_stamp = 0;
 
     // Scratch for path constraints (positions, spaces, lengths, curves), sized at creation.
     std::vector<float> path_scratch;
@@ -197,6 +206,12 @@ void update_world_transform(SkeletonPose& pose, Physics physics);
 
 // A number no earlier call returned in this process, on any thread; never 0 (SkeletonPose::world_stamp).
 std::uint64_t next_world_stamp();
+
+// Records that the pose's world transforms or bone activity changed in some other way than a crowd update's move:
+// world_stamp and shape_stamp both take a new number.
+inline void renew_world_stamps(SkeletonPose& pose) {
+    pose.world_stamp = pose.shape_stamp = next_world_stamp();
+}
 
 // Spine's Skeleton.physicsTranslate / physicsRotate: moves every physics constraint's simulation as if the skeleton
 // had moved by (x, y), or rotated by `degrees` around (x, y), so that physics do not react to a teleport.
