@@ -22,7 +22,7 @@
 #     HOST_S seconds, default 420) of the CPU frame of 8,000 spineboy-pro characters, update in the pack, on 16, 15,
 #     14, 12 and 8 threads, and of the update alone on 1 and 16; every row carries the host's steal share.
 # offscreen: 8,000 spineboys in view and 8,000 or 24,000 more outside it, posed or passed over (--skip-offscreen);
-#     EXTRAS="0 24000" picks the counts outside.
+#     EXTRAS="0 24000" picks the counts outside, WALK=P has every character walk P pixels a second (--walk).
 # gtests: the GPU test suite (spinegpu_gpu_tests, built by device_prepare.sh with TESTS=1) on the hardware driver.
 # closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
 #     clipping leaves pixel centres on a shared edge uncovered.
@@ -295,7 +295,8 @@ if [ "$what" = offscreen ]; then
         [ "$extra" = 0 ] && [ -n "$skip" ] && continue
         for pack in "" --update-in-pack; do
           "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
-            --characters 8000 --offscreen "$extra" $skip $pack --paths gpu-tiles --frames 120 --json \
+            --characters 8000 --offscreen "$extra" $skip $pack ${WALK:+--walk "$WALK"} --paths gpu-tiles --frames 120 \
+            --json \
             >> "$out/offscreen.jsonl" 2>> "$out/offscreen-errors.txt"
         done
       done

@@ -2,8 +2,9 @@
 # `spinegpu bench` through the renderer's paths with --json, on spineboy-pro with a small crowd: one row per path,
 # with pack, record, GPU and frame times, bytes per character and the device; with --update-in-pack the update runs
 # inside packing, so update_ms is null and the row says so; every row has the host's steal share and the cpu path's
-# frame over its own; --offscreen adds culled characters, which --skip-offscreen does not pose; --skin puts every
-# character in a skin (mix-and-match draws nothing without one). Checks behaviour only, never timings.
+# frame over its own; --offscreen adds culled characters, which --skip-offscreen does not pose (walking too, with
+# --walk); --skin puts every character in a skin (mix-and-match draws nothing without one). Checks behaviour only,
+# never timings.
 # usage: bench_render_runs.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2}
@@ -46,23 +47,26 @@ for in_pack in 0 1; do
   check_rows "$in_pack" "$out" || { echo "FAIL: bad --json rows (${flag[*]}):"; printf '%s\n' "$out"; exit 1; }
 done
 # --offscreen M: M more characters outside the view, all culled; --skip-offscreen passes over them in the update,
-# drawing the same triangles. Mix-and-match in a full skin too (its inactive bones lie at the world origin, which
-# the bench's view shows).
+# drawing the same triangles, standing or walking (--walk 900: each character walks 15 px a frame, those outside
+# staying outside). Mix-and-match in a full skin too (its inactive bones lie at the world origin, which the bench's
+# view shows).
 offscreen_row() {  # skeleton atlas flags...
   "$bin" bench --skeleton "$1" --atlas "$2" --characters 20 --offscreen 30 --frames 3 --threads 2 \
     --width 320 --height 180 --paths gpu --json "${@:3}"
 }
 mm="$examples/mix-and-match/mix-and-match-pro.skel" mm_atlas="$examples/mix-and-match/mix-and-match-pma.atlas"
-for rig in spineboy mix-and-match; do
+for rig in spineboy mix-and-match spineboy-walking; do
   args=("$skeleton" "$atlas"); [ $rig = mix-and-match ] && args=("$mm" "$mm_atlas" --skin full-skins/girl)
+  walk=0; [ $rig = spineboy-walking ] && walk=900 && args+=(--walk 900)
   for skip in 0 1; do
     flag=(); [ "$skip" = 1 ] && flag=(--skip-offscreen)
     row=$(offscreen_row "${args[@]}" "${flag[@]}") || { echo "FAIL: $rig --offscreen 30 ${flag[*]}: $row"; exit 1; }
-    printf '%s\n' "$row" | SKIP=$skip node -e '
+    printf '%s\n' "$row" | SKIP=$skip WALK=$walk node -e '
       const row = JSON.parse(require("fs").readFileSync(0, "utf8"));
       const skip = process.env.SKIP === "1";
       if (row.characters !== 20 || row.offscreen !== 30) throw new Error("counts");
       if (row.skip_offscreen !== skip) throw new Error("skip_offscreen " + row.skip_offscreen);
+      if (row.walk_pixels !== Number(process.env.WALK)) throw new Error("walk_pixels " + row.walk_pixels);
       if (!(row.culled >= 30)) throw new Error("culled " + row.culled);
       if (skip ? row.passed_over !== row.culled : row.passed_over !== 0)
         throw new Error("passed_over " + row.passed_over + ", culled " + row.culled);
@@ -76,6 +80,8 @@ done
 rm -f "${TMPDIR:-/tmp}"/offscreen-?.$$
 err=$("$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 10 --offscreen -1 --paths gpu 2>&1 >/dev/null)
 [ $? -eq 2 ] && [[ $err == *'--offscreen needs an integer'* ]] || { echo "FAIL: --offscreen -1: $err"; exit 1; }
+err=$("$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 10 --walk 1.5 --paths gpu 2>&1 >/dev/null)
+[ $? -eq 2 ] && [[ $err == *'--walk needs an integer'* ]] || { echo "FAIL: --walk 1.5: $err"; exit 1; }
 # --skin: every character in that skin. Mix-and-match's default skin draws nothing; its full skins draw.
 triangles() {
   "$bin" bench --skeleton "$mm" --atlas "$mm_atlas" --characters 10 --frames 2 --threads 2 --width 320 --height 180 \

@@ -37,9 +37,10 @@ public:
     // The filter for FrameStep::filter. It asks with crowd indices, as update_in_order and BatchUpdater do
     // (update_characters asks with positions in its spans: give it the whole crowd's). A character it knows no type
     // for (an index past `types`, a pose of another skeleton than its type's) is posed. It keeps the culling box of
-    // each character it passes over (CullingMemo), so a character that stays put outside the view costs a look at its
-    // box, not a walk through its bones; so it must not be asked about one character from two threads at once (a
-    // crowd update asks once per character): one filter per crowd, never shared by crowds updated at the same time.
+    // each character it passes over (CullingMemo), so a character outside the view, standing or moved by the crowd
+    // update, costs a look at its box, not a walk through its bones; so it must not be asked about one character from
+    // two threads at once (a crowd update asks once per character): one filter per crowd, never shared by crowds
+    // updated at the same time.
     // The filter points at this object: keep it in place while batches use it.
     PoseFilter filter();
 

@@ -140,11 +140,11 @@ public:
 
     // Draws `characters` (in this order: back to front) into the offscreen target, sized width x height and
     // cleared to `background` (straight alpha), through `path`. Characters outside the view are neither packed nor
-    // drawn; the culling box of each is kept per place in `characters` while its pose's world transforms stay
-    // (CullingMemo), so a character left unposed outside the view is culled without reading its bones. Waits only
-    // for the frame that last used this frame-in-flight slot, and fails, drawing nothing, when that earlier frame went
-    // wrong on the device (see finish). `poses`, when given, runs first on each range of characters, in the packing
-    // pass (see PoseJob).
+    // drawn; the culling box of each is kept per place in `characters` while its pose's world transforms stay or a
+    // crowd update moves them (CullingMemo), so a character left unposed outside the view, standing or moved, is
+    // culled without reading its bones. Waits only for the frame that last used this frame-in-flight slot, and fails,
+    // drawing nothing, when that earlier frame went wrong on the device (see finish). `poses`, when given, runs first
+    // on each range of characters, in the packing pass (see PoseJob).
     Result<FrameStats> draw(std::span<const CharacterDraw> characters, const Camera2D& camera, std::uint32_t width,
                             std::uint32_t height, Color background, RenderPath path, PoseJob poses = {});
 
