@@ -307,16 +307,18 @@ bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, con
 namespace {
 
 // Whether the memo's box, moved as the pose's world transforms have moved since (memo_applies), certainly lies clear
-// of `view`: a walk now would find a union box that does not meet it. Each bone has moved by the change of the
-// skeleton position s, give or take the change of the drift D (PosedAt::drift); each box edge is a bone's coordinate
-// minus or plus its radius rounded once, then and now, by at most u = 2^-24 of its magnitude, which is at most the
-// memo's largest edge e then and e + |s| + D now. So each edge now lies within D + 2^-22 (e + |s| + D) of the memo's
-// edge moved by s, the bound widened for the sums here (in doubles, rounded by 2^-53 of their magnitude). False where
-// anything is not finite (every comparison with a NaN is false).
+// of `view`: a walk now would find a union box that does not meet it. The world transforms then and now both came
+// from those that took the shape stamp, moved by the change of the skeleton position, each give or take its drift
+// (PosedAt::drift), so each bone now lies where it lay then moved by the change s, give or take D, the sum of the two
+// drifts (not their difference: the memo may be of a copy of the pose, or of a later state than a pose restored from a
+// copy). Each box edge is a bone's coordinate minus or plus its radius, rounded once, then and now, by at most
+// u = 2^-24 of its magnitude, which is at most the memo's largest edge e then and e + |s| + D now. So each edge now
+// lies within D + 2^-22 (e + |s| + D) of the memo's edge moved by s, the bound widened for the sums here (in doubles,
+// rounded by 2^-53 of their magnitude). False where anything is not finite (every comparison with a NaN is false).
 bool moved_box_clear_of(const CullingMemo& memo, const SkeletonPose& pose, const WorldRect& view) {
     const WorldRect& box = memo.box;
     const double sx = static_cast<double>(pose.posed_at.x) - memo.x, sy = static_cast<double>(pose.posed_at.y) - memo.y;
-    const double drift = pose.posed_at.drift - memo.drift;
+    const double drift = pose.posed_at.drift + memo.drift;
     const double edge = std::max({std::fabs(box.min_x), std::fabs(box.max_x), std::fabs(box.min_y),
                                   std::fabs(box.max_y)});
     const double margin = drift + 0x1p-22 * (edge + std::max(std::fabs(sx), std::fabs(sy)) + drift);

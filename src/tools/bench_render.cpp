@@ -126,9 +126,8 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
         if (stride == 0) return;
         for (std::size_t i = 0; i < total; ++i) {
             SkeletonPose& pose = crowd.poses()[i];
-            float x = pose.x + (pose.scale_x < 0 ? -stride : stride) - places[i].band;
+            float x = std::fmod(pose.x + (pose.scale_x < 0 ? -stride : stride) - places[i].band, band_width);
             if (x < 0) x += band_width;
-            if (x >= band_width) x -= band_width;
             pose.x = places[i].band + x;
         }
     };

@@ -142,6 +142,19 @@ TEST(CullingMemo, moves_along_with_a_passed_over_character_a_crowd_update_moves_
     EXPECT_TRUE(character_in_view(w.t->type, pose, k_around_origin, memo));
 }
 
+// Views that touch `box` on each side (in view) and views a float's step away from each side (out).
+std::array<WorldRect, 8> views_at_the_edges_of(const WorldRect& box) {
+    const float inf = std::numeric_limits<float>::infinity();
+    return {WorldRect{box.max_x, box.min_y, box.max_x + 50, box.max_y},
+            WorldRect{box.min_x - 50, box.min_y, box.min_x, box.max_y},
+            WorldRect{box.min_x, box.max_y, box.max_x, box.max_y + 50},
+            WorldRect{box.min_x, box.min_y - 50, box.max_x, box.min_y},
+            WorldRect{std::nextafter(box.max_x, inf), box.min_y, box.max_x + 50, box.max_y},
+            WorldRect{box.min_x - 50, box.min_y, std::nextafter(box.min_x, -inf), box.max_y},
+            WorldRect{box.min_x, std::nextafter(box.max_y, inf), box.max_x, box.max_y + 50},
+            WorldRect{box.min_x, box.min_y - 50, box.max_x, std::nextafter(box.min_y, -inf)}};
+}
+
 // The box of the character's world transforms now: the memo a walk through all its bones fills.
 WorldRect box_now(const StaticSkeleton& type, const SkeletonPose& pose) {
     CullingMemo fresh;
@@ -183,16 +196,7 @@ TEST(CullingMemo, answers_as_the_bones_do_while_crowd_updates_move_a_passed_over
                             std::fabs(box.max_x - (before.box.max_x + sx)),
                             std::fabs(box.min_y - (before.box.min_y + sy)),
                             std::fabs(box.max_y - (before.box.max_y + sy))});
-        const float inf = std::numeric_limits<float>::infinity();
-        const std::array<WorldRect, 8> views{
-            WorldRect{box.max_x, box.min_y, box.max_x + 50, box.max_y},  // touching each side
-            WorldRect{box.min_x - 50, box.min_y, box.min_x, box.max_y},
-            WorldRect{box.min_x, box.max_y, box.max_x, box.max_y + 50},
-            WorldRect{box.min_x, box.min_y - 50, box.max_x, box.min_y},
-            WorldRect{std::nextafter(box.max_x, inf), box.min_y, box.max_x + 50, box.max_y},  // a step away
-            WorldRect{box.min_x - 50, box.min_y, std::nextafter(box.min_x, -inf), box.max_y},
-            WorldRect{box.min_x, std::nextafter(box.max_y, inf), box.max_x, box.max_y + 50},
-            WorldRect{box.min_x, box.min_y - 50, box.max_x, std::nextafter(box.min_y, -inf)}};
+        const std::array<WorldRect, 8> views = views_at_the_edges_of(box);
         for (std::size_t v = 0; v < views.size(); ++v) {
             CullingMemo memo = kept;
             ASSERT_EQ(character_in_view(type, pose, views[v], memo), v < 4) << "view " << v << ", move " << k;
@@ -202,6 +206,41 @@ TEST(CullingMemo, answers_as_the_bones_do_while_crowd_updates_move_a_passed_over
         ASSERT_EQ(kept.stamp, before.stamp) << "move " << k << ": answered from the kept box, not by a walk";
     }
     EXPECT_GT(strayed, 1.0) << "the moves should round the box by whole units";
+}
+
+TEST(CullingMemo, answers_as_the_bones_do_for_a_pose_restored_from_a_copy_after_more_moves) {
+    // A memo filled after 600 moves near 2^25 world units, asked about the same pose restored from a copy taken after
+    // 300 (one shape stamp, less drift than the memo's): it must not trust the box where the restored pose's own
+    // rounding and the memo's may add up.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    Walker w(0);
+    ASSERT_NE(w.player, nullptr);
+    SkeletonPose& pose = w.player->pose;
+    AnimationState& state = w.player->state;
+    const double start_x = 33554000, start_y = -16777000;
+    pose.x = static_cast<float>(start_x);
+    pose.y = static_cast<float>(start_y);
+    update_characters(std::span(&pose, 1), std::span(&state, 1), FrameStep(1.0 / 60, Physics::update));
+    std::optional<SkeletonPose> saved;
+    for (int k = 1; k <= 600; ++k) {
+        pose.x = static_cast<float>(start_x + 3.7 * k);
+        pose.y = static_cast<float>(start_y - 2.9 * k);
+        update_characters(std::span(&pose, 1), std::span(&state, 1),
+                          FrameStep(1.0 / 60, Physics::update, pass_over_everyone()));
+        if (k == 300) saved = pose;
+    }
+    const StaticSkeleton& type = w.t->type;
+    CullingMemo kept;
+    const float away = 1e30f;
+    ASSERT_FALSE(character_in_view(type, pose, {away, away, away, away}, kept));
+    pose = *saved;
+    ASSERT_EQ(pose.shape_stamp, kept.shape_stamp) << "the test needs the copy to keep the shape";
+    ASSERT_LT(pose.posed_at.drift, kept.drift);
+    const std::array<WorldRect, 8> views = views_at_the_edges_of(box_now(type, pose));
+    for (std::size_t v = 0; v < views.size(); ++v) {
+        CullingMemo memo = kept;
+        EXPECT_EQ(character_in_view(type, pose, views[v], memo), v < 4) << "view " << v;
+    }
 }
 
 TEST(CullingMemo, is_not_used_once_a_grouped_crowd_update_poses_the_character) {

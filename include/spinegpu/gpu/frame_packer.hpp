@@ -114,10 +114,10 @@ bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, con
 
 // Prefetching for a loop that culls and packs characters one after another: starts loading what character_in_view
 // and pack_character_at will read of `next` (world transforms, slots, draw order, active bones) and, if given, the
-// pose object of `after_next` (where the next call finds those arrays, its world stamps and PosedAt), so that packing one
-// character overlaps the memory latency of the next. Call it with characters i + 1 and i + 2 before packing
-// character i; with a null `next` when character i + 1 will be culled from its kept box (CullingMemo), which reads
-// none of its arrays. A hint only: it changes no result.
+// pose object of `after_next` (where the next call finds those arrays, its world stamps and PosedAt), so that packing
+// one character overlaps the memory latency of the next. Call it with characters i + 1 and i + 2 before packing
+// character i; with a null `next` when character i + 1's kept box applies (memo_applies), which culls it without
+// reading its arrays unless its box has been moved near the view. A hint only: it changes no result.
 void prefetch_for_packing(const SkeletonPose* next, const SkeletonPose* after_next);
 
 // Bytes one character of this type packs per frame when its draw list differs from its skin's setup list and no

@@ -103,9 +103,10 @@ struct PosedAt {
     bool computed = false;  // a crowd update computed the world transforms
     bool skipped = false;   // frames since then were not posed: the world transforms are stale (moved with x, y)
     // Grows with each move of passed-over world transforms (a move adds (dx, dy), computed in floats, to every active
-    // bone's x and y): by a bound on how far that move's rounding can carry any of those coordinates from the exact
-    // shift by the change of (x, y). So between two moments of one shape_stamp, each active bone moved by the change
-    // of (x, y) give or take the change of `drift`. Set to 0 when a crowd update poses the character.
+    // bone's x and y) by a bound on how far that move's rounding can carry any of those coordinates from the exact
+    // shift by the change of (x, y). So each active bone lies within `drift` of where it lay when the world
+    // transforms took their shape_stamp, moved by the change of (x, y) since. Set to 0 when a crowd update poses the
+    // character; never negative.
     double drift = 0;
 };
 
@@ -154,8 +155,8 @@ struct SkeletonPose {
     // calls renew_world_stamps.
     std::uint64_t world_stamp = 0;
     // As world_stamp, but kept when a crowd update moves a passed-over character's world transforms with its
-    // skeleton position: world transforms of one shape_stamp differ only by such moves (PosedAt::drift bounds their
-    // rounding), so a box derived from them may be moved along instead of derived again.
+    // skeleton position: world transforms of one shape_stamp (in this pose and in copies of it) differ only by such
+    // moves, each within its PosedAt::drift, so a box derived from them may be moved along instead of derived again.
     std::uint64_t shape_stamp = 0;
 
     // Scratch for path constraints (positions, spaces, lengths, curves), sized at creation.
