@@ -243,6 +243,43 @@ TEST(CullingMemo, answers_as_the_bones_do_for_a_pose_restored_from_a_copy_after_
     }
 }
 
+TEST(CullingMemo, answers_as_the_bones_do_while_a_character_with_inactive_drawn_bones_is_moved) {
+    // Mix-and-match in one full skin: the skin-required bones of the other skins are drawn bones left inactive, which
+    // the moves leave where they are and culling leaves out. 300 moves by uneven amounts, passed over; the memo kept
+    // from before them answers as the bones do at the edges of the box after each move.
+    SPINEGPU_REQUIRE_EXAMPLES();
+    std::unique_ptr<GpuType> t =
+        load_gpu_type("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas");
+    ASSERT_NE(t, nullptr);
+    const SkeletonData& data = t->data();
+    Player player(data, data.skin_names.find("full-skins/girl"), data.animation_names.find("walk"));
+    SkeletonPose& pose = player.pose;
+    ASSERT_TRUE(t->type.drawn_bones_may_be_inactive);
+    const auto inactive = std::count_if(t->type.drawn_bones.begin(), t->type.drawn_bones.end(),
+                                        [&](Index b) { return !pose.bone_active[static_cast<std::size_t>(b)]; });
+    ASSERT_GT(inactive, 0) << "the test needs drawn bones the skin leaves inactive";
+    pose.x = 123456.7f;
+    pose.y = -98765.4f;
+    update_characters(std::span(&pose, 1), std::span(&player.state, 1), FrameStep(1.0 / 60, Physics::update));
+    CullingMemo kept;
+    const float away = 1e30f;
+    ASSERT_FALSE(character_in_view(t->type, pose, {away, away, away, away}, kept));
+    for (int k = 1; k <= 300; ++k) {
+        pose.x = static_cast<float>(123456.7 + 13.37 * k);
+        pose.y = static_cast<float>(-98765.4 - 7.1 * k);
+        update_characters(std::span(&pose, 1), std::span(&player.state, 1),
+                          FrameStep(1.0 / 60, Physics::update, pass_over_everyone()));
+        const std::array<WorldRect, 8> views = views_at_the_edges_of(box_now(t->type, pose));
+        for (std::size_t v = 0; v < views.size(); ++v) {
+            CullingMemo memo = kept;
+            ASSERT_EQ(character_in_view(t->type, pose, views[v], memo), v < 4) << "view " << v << ", move " << k;
+        }
+        CullingMemo memo = kept;
+        ASSERT_FALSE(character_in_view(t->type, pose, {away, away, away, away}, memo));
+        ASSERT_EQ(memo.stamp, kept.stamp) << "move " << k << ": answered from the kept box, not by a walk";
+    }
+}
+
 TEST(CullingMemo, is_not_used_once_a_grouped_crowd_update_poses_the_character) {
     // Four spineboys of one skeleton take their world transforms together in update_in_order.
     SPINEGPU_REQUIRE_EXAMPLES();
