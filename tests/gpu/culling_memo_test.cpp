@@ -163,21 +163,38 @@ WorldRect box_now(const StaticSkeleton& type, const SkeletonPose& pose) {
     return fresh.box;
 }
 
+// Spineboy walking near 2^25 world units (a float's step there is 1 to 4), posed there by a crowd update, then moved
+// by uneven amounts and passed over: each move rounds its bones by up to a step.
+struct FarWalker : Walker {
+    static constexpr double k_x = 33554000, k_y = -16777000;
+
+    FarWalker() : Walker(0) {
+        if (!player) return;
+        pose().x = static_cast<float>(k_x);
+        pose().y = static_cast<float>(k_y);
+        update(FrameStep(1.0 / 60, Physics::update));
+    }
+    SkeletonPose& pose() { return player->pose; }
+    void update(const FrameStep& step) {
+        update_characters(std::span(&player->pose, 1), std::span(&player->state, 1), step);
+    }
+    // Moves it to its k-th place (wobbling up and down by `wobble`) and passes it over.
+    void move(int k, double wobble) {
+        pose().x = static_cast<float>(k_x + 3.7 * k);
+        pose().y = static_cast<float>(k_y - 2.9 * k + wobble * std::sin(k * 0.01));
+        update(FrameStep(1.0 / 60, Physics::update, pass_over_everyone()));
+    }
+};
+
 TEST(CullingMemo, answers_as_the_bones_do_while_crowd_updates_move_a_passed_over_character) {
-    // Spineboy near 2^25 world units (a float's step there is 1 to 4), moved 2,000 times by uneven amounts,
-    // passed over: each move rounds its bones by up to a step, so the box kept before the moves, moved by how far the
-    // skeleton moved, strays from the box now by whole units. Asked about views that touch the box now on one side
-    // (in view) or miss it by a float's step (out), the kept memo answers as the bones do; asked about views well
-    // away, it answers from the kept box, without a walk.
+    // A far walker moved 2,000 times: the box kept before the moves, moved by how far the skeleton moved, strays
+    // from the box now by whole units. Asked about views that touch the box now on one side (in view) or miss it by a
+    // float's step (out), the kept memo answers as the bones do; asked about views well away, it answers from the
+    // kept box, without a walk.
     SPINEGPU_REQUIRE_EXAMPLES();
-    Walker w(0);
+    FarWalker w;
     ASSERT_NE(w.player, nullptr);
-    SkeletonPose& pose = w.player->pose;
-    AnimationState& state = w.player->state;
-    const double start_x = 33554000, start_y = -16777000;
-    pose.x = static_cast<float>(start_x);
-    pose.y = static_cast<float>(start_y);
-    update_characters(std::span(&pose, 1), std::span(&state, 1), FrameStep(1.0 / 60, Physics::update));
+    const SkeletonPose& pose = w.pose();
     const StaticSkeleton& type = w.t->type;
     CullingMemo kept;
     const float away = 1e30f;
@@ -185,10 +202,7 @@ TEST(CullingMemo, answers_as_the_bones_do_while_crowd_updates_move_a_passed_over
     const CullingMemo before = kept;
     double strayed = 0;
     for (int k = 1; k <= 2000; ++k) {
-        pose.x = static_cast<float>(start_x + 3.7 * k);
-        pose.y = static_cast<float>(start_y - 2.9 * k + 400 * std::sin(k * 0.01));
-        update_characters(std::span(&pose, 1), std::span(&state, 1),
-                          FrameStep(1.0 / 60, Physics::update, pass_over_everyone()));
+        w.move(k, 400);
         ASSERT_TRUE(pose.posed_at.skipped);
         const WorldRect box = box_now(type, pose);
         const double sx = static_cast<double>(pose.x) - before.x, sy = static_cast<double>(pose.y) - before.y;
@@ -209,24 +223,16 @@ TEST(CullingMemo, answers_as_the_bones_do_while_crowd_updates_move_a_passed_over
 }
 
 TEST(CullingMemo, answers_as_the_bones_do_for_a_pose_restored_from_a_copy_after_more_moves) {
-    // A memo filled after 600 moves near 2^25 world units, asked about the same pose restored from a copy taken after
-    // 300 (one shape stamp, less drift than the memo's): it must not trust the box where the restored pose's own
+    // A memo filled after 600 moves of a far walker, asked about the same pose restored from a copy taken after 300
+    // (one shape stamp, less drift than the memo's): it must not trust the box where the restored pose's own
     // rounding and the memo's may add up.
     SPINEGPU_REQUIRE_EXAMPLES();
-    Walker w(0);
+    FarWalker w;
     ASSERT_NE(w.player, nullptr);
-    SkeletonPose& pose = w.player->pose;
-    AnimationState& state = w.player->state;
-    const double start_x = 33554000, start_y = -16777000;
-    pose.x = static_cast<float>(start_x);
-    pose.y = static_cast<float>(start_y);
-    update_characters(std::span(&pose, 1), std::span(&state, 1), FrameStep(1.0 / 60, Physics::update));
+    SkeletonPose& pose = w.pose();
     std::optional<SkeletonPose> saved;
     for (int k = 1; k <= 600; ++k) {
-        pose.x = static_cast<float>(start_x + 3.7 * k);
-        pose.y = static_cast<float>(start_y - 2.9 * k);
-        update_characters(std::span(&pose, 1), std::span(&state, 1),
-                          FrameStep(1.0 / 60, Physics::update, pass_over_everyone()));
+        w.move(k, 0);
         if (k == 300) saved = pose;
     }
     const StaticSkeleton& type = w.t->type;
