@@ -116,14 +116,6 @@ bool follow_position(SkeletonPose& pose) {
     return true;
 }
 
-// Starts loading the pose's world transforms when follow_position will move them (its skeleton position moved).
-inline void prefetch_world(const SkeletonPose& pose) {
-    if (pose.x == pose.posed_at.x && pose.y == pose.posed_at.y) return;
-    const auto* p = reinterpret_cast<const char*>(pose.world.data());
-    const std::size_t bytes = pose.world.size() * sizeof(BoneWorld);
-    for (std::size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at, 1, 3);
-}
-
 // Whether the step's filter passes over character `i` this frame (its stale world transforms moved first).
 inline bool passes_over(const FrameStep& step, CharacterIndex i, SkeletonPose& pose) {
     return step.filter.posed != nullptr && pose.posed_at.computed && follow_position(pose) &&
@@ -167,7 +159,6 @@ void update_in_order(Crowd& crowd, std::span<const CharacterIndex> order, std::s
             SkeletonPose& pose = crowd.pose(i);
             // (Before the filter is asked, so that it is asked once per character and frame.)
             if (count != 0 && !detail::share_update_cache(*group[0], pose)) break;
-            if (step.filter.posed != nullptr && k + 1 < end) prefetch_world(crowd.pose(order[k + 1]));
             if (passes_over(step, i, pose)) {
                 pass_over(pose, crowd.state(i), step);
                 continue;
