@@ -43,11 +43,10 @@ TEST(CharacterInView, leaves_out_the_bones_its_skin_leaves_inactive) {
     // Mix-and-match in one full skin: a third of its bones are skin-required and inactive, their world transforms
     // all zero. Far from the origin, a view around the origin must not keep it.
     SPINEGPU_REQUIRE_EXAMPLES();
-    std::unique_ptr<GpuType> t =
-        load_gpu_type("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas");
-    ASSERT_NE(t, nullptr);
-    const SkeletonData& data = t->data();
-    Player player(data, data.skin_names.find("full-skins/girl"), data.animation_names.find("walk"));
+    MixAndMatchWalker m("full-skins/girl");
+    ASSERT_NE(m.player, nullptr);
+    const std::unique_ptr<GpuType>& t = m.t;
+    Player& player = *m.player;
     player.pose.x = 50000;
     player.step(1.0 / 60);
     ASSERT_TRUE(std::count(player.pose.bone_active.begin(), player.pose.bone_active.end(), 0) > 0);

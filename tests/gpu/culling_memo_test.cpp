@@ -93,11 +93,11 @@ TEST(CullingMemo, is_not_used_once_a_new_skin_changes_which_bones_are_active) {
     // Mix-and-match without a skin: its skin-required bones are inactive and hold zero world transforms, at the
     // origin. A skin makes them active without posing them: at the origin, in view.
     SPINEGPU_REQUIRE_EXAMPLES();
-    std::unique_ptr<GpuType> t =
-        load_gpu_type("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas");
-    ASSERT_NE(t, nullptr);
-    const SkeletonData& data = t->data();
-    Player player(data, k_none, data.animation_names.find("walk"));
+    MixAndMatchWalker m(nullptr);
+    ASSERT_NE(m.player, nullptr);
+    const std::unique_ptr<GpuType>& t = m.t;
+    const SkeletonData& data = m.data();
+    Player& player = *m.player;
     player.pose.x = 50000;
     player.step(1.0 / 60);
     CullingMemo memo;
@@ -254,11 +254,10 @@ TEST(CullingMemo, answers_as_the_bones_do_while_a_character_with_inactive_drawn_
     // the moves leave where they are and culling leaves out. 300 moves by uneven amounts, passed over; the memo kept
     // from before them answers as the bones do at the edges of the box after each move.
     SPINEGPU_REQUIRE_EXAMPLES();
-    std::unique_ptr<GpuType> t =
-        load_gpu_type("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas");
-    ASSERT_NE(t, nullptr);
-    const SkeletonData& data = t->data();
-    Player player(data, data.skin_names.find("full-skins/girl"), data.animation_names.find("walk"));
+    MixAndMatchWalker m("full-skins/girl");
+    ASSERT_NE(m.player, nullptr);
+    const std::unique_ptr<GpuType>& t = m.t;
+    Player& player = *m.player;
     SkeletonPose& pose = player.pose;
     ASSERT_TRUE(t->type.drawn_bones_may_be_inactive);
     const auto inactive = std::count_if(t->type.drawn_bones.begin(), t->type.drawn_bones.end(),

@@ -93,6 +93,22 @@ struct Player {
     }
 };
 
+// Mix-and-match (its bind form built) walking in skin `skin` (k_none: no skin, so its skin-required bones are
+// inactive): `player` stays null when loading failed (the failure is reported).
+struct MixAndMatchWalker {
+    std::unique_ptr<GpuType> t =
+        load_gpu_type("mix-and-match/mix-and-match-pro.skel", "mix-and-match/mix-and-match.atlas");
+    std::unique_ptr<Player> player;
+
+    explicit MixAndMatchWalker(const char* skin) {
+        if (!t) return;
+        const SkeletonData& data = t->data();
+        const Index skin_index = skin == nullptr ? k_none : data.skin_names.find(skin);
+        player = std::make_unique<Player>(data, skin_index, data.animation_names.find("walk"));
+    }
+    const SkeletonData& data() const { return t->data(); }
+};
+
 // Plays every animation of every example skeleton (binary export, bind form built) with its showcase skin, in
 // steps of 1/60 s up to `steps`, and after every `every`-th step calls visit(type, player, where), `where` naming
 // the skeleton, animation and step for messages. Stops when visit returns false.
