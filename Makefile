@@ -10,12 +10,14 @@ JOBS       ?= $(shell nproc)
 CMAKE_FLAGS ?=
 WERROR     := $(if $(CI),ON,OFF)
 
-# Debian 12 packages. Build: compiler, CMake, Ninja, libraries, Vulkan headers and glslc. Tests: GoogleTest,
-# clang + libFuzzer runtime, lavapipe + validation layer, SPIRV-Cross (shader reflection),
-# Node for the oracle (only when no node is installed already).
+# Debian 12 packages. Build: compiler, CMake, Ninja, libraries, Vulkan headers and glslc, GLFW (the window of
+# `spinegpu view`, loaded at run time). Tests: GoogleTest, clang + libFuzzer runtime, lavapipe + validation layer,
+# SPIRV-Cross (shader reflection), an X server with xauth, xwd and xdotool (the window's test), Node for the oracle
+# (only when no node is installed already).
 DEPS := g++ cmake ninja-build pkg-config libsimdjson-dev libstb-dev libtbb-dev libgtest-dev libbenchmark-dev \
-        clang-14 libclang-rt-14-dev \
-        libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers libspirv-cross-c-shared-dev python3
+        clang-14 libclang-rt-14-dev libglfw3-dev \
+        libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers libspirv-cross-c-shared-dev python3 \
+        xvfb xauth x11-apps xdotool
 NODE_DEPS := nodejs npm
 
 .PHONY: all deps oracle-deps build run test test-unit test-asan test-fuzz clean

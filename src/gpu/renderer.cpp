@@ -149,7 +149,7 @@ Renderer::~Renderer() = default;
 
 Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
     auto impl = std::make_unique<Impl>();
-    Result<std::unique_ptr<VkContext>> context = create_vk_context(desc.device, desc.validation);
+    Result<std::unique_ptr<VkContext>> context = create_vk_context(desc.device, desc.validation, desc.window);
     if (!context) return context.error();
     impl->context = std::move(*context);
     impl->frames_in_flight = desc.frames_in_flight != 0 ? desc.frames_in_flight : 2;
@@ -159,6 +159,12 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
         impl->storage_range = std::min<std::uint64_t>(impl->storage_range, std::max<std::uint64_t>(*bytes, 4));
     if (Result<void> r = impl->create_pipelines(); !r) return r.error();
     if (Result<void> r = impl->create_frames(); !r) return r.error();
+    if (desc.window != nullptr) {
+        Result<std::unique_ptr<Presenter>> presenter =
+            Presenter::create(*impl->context, impl->command_pool, desc.window->vsync);
+        if (!presenter) return presenter.error();
+        impl->presenter = std::move(*presenter);
+    }
     return std::unique_ptr<Renderer>(new Renderer(std::move(impl)));
 }
 
@@ -692,6 +698,13 @@ Result<Image> Renderer::read_back() {
         image.rgba[p + 3] = static_cast<std::uint8_t>(a);
     }
     return image;
+}
+
+Result<bool> Renderer::present(std::uint32_t width, std::uint32_t height) {
+    Impl& m = *impl_;
+    if (!m.presenter) return make_error("renderer", "present", "this renderer was made without a window");
+    if (m.last_frame < 0) return make_error("renderer", "present", "no frame has been drawn at this target size");
+    return m.presenter->present(m.target, {m.width, m.height}, {width, height});
 }
 
 }  // namespace spinegpu::gpu

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpu_buffer.hpp"
+#include "presenter.hpp"
 #include "spinegpu/gpu/frame_packer.hpp"
 #include "spinegpu/runtime/batch_update.hpp"
 #include "spinegpu/gpu/renderer.hpp"
@@ -127,6 +128,7 @@ struct Renderer::Impl {
     std::uint32_t width = 0, height = 0;
     std::uint64_t target_generation = 0;  // bumped when the target is recreated (descriptor sets compare it)
     GpuBuffer readback;
+    std::unique_ptr<Presenter> presenter;  // with a window (RendererDesc::window)
 
     std::vector<FrameSlot> frames;
     std::uint32_t frame_index = 0;   // next slot to use

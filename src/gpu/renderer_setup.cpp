@@ -44,6 +44,7 @@ Renderer::Impl::~Impl() {
     if (!context) return;
     VkDevice d = context->device;
     vkDeviceWaitIdle(d);
+    presenter.reset();  // (its swapchain before the device, its command buffers before the pool)
     for (FrameSlot& f : frames) {
         for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.draw_command, &f.bones, &f.words,
                              &f.cpu_vertices, &f.cpu_indices, &f.gpu_vertices, &f.gpu_indices, &f.tile_bits,
@@ -405,6 +406,8 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
                                                     " is empty or larger than the device allows");
     for (FrameSlot& f : frames)
         if (Result<void> r = wait_slot(f); !r) return r;
+    if (presenter)
+        if (Result<void> r = presenter->wait(); !r) return r;
     last_frame = -1;  // the frame drawn into the old target goes with it
     if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
     if (target_view) vkDestroyImageView(d, target_view, nullptr);

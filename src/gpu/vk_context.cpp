@@ -66,8 +66,19 @@ bool has_layer(const char* name) {
     return false;
 }
 
-// Why `physical` cannot serve the renderer ("" if it can), and its queue family.
-std::string check_device(VkPhysicalDevice physical, std::uint32_t& family) {
+bool has_device_extension(VkPhysicalDevice physical, const char* name) {
+    std::uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> extensions(count);
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+    for (const VkExtensionProperties& e : extensions)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
+// Why `physical` cannot serve the renderer ("" if it can), and its queue family: one with graphics and compute,
+// which also presents to `surface` when there is one.
+std::string check_device(VkPhysicalDevice physical, VkSurfaceKHR surface, std::uint32_t& family) {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(physical, &props);
     if (props.apiVersion < VK_API_VERSION_1_2) return "Vulkan 1.2 is required";
@@ -78,14 +89,22 @@ std::string check_device(VkPhysicalDevice physical, std::uint32_t& family) {
     vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
     std::vector<VkQueueFamilyProperties> families(count);
     vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+    if (surface != VK_NULL_HANDLE && !has_device_extension(physical, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+        return "no VK_KHR_swapchain, so it cannot show frames in a window";
     for (std::uint32_t i = 0; i < count; ++i) {
         const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-        if ((families[i].queueFlags & need) == need) {
+        if ((families[i].queueFlags & need) != need) continue;
+        VkBool32 presents = VK_TRUE;
+        if (surface != VK_NULL_HANDLE &&
+            vkGetPhysicalDeviceSurfaceSupportKHR(physical, i, surface, &presents) != VK_SUCCESS)
+            presents = VK_FALSE;
+        if (presents == VK_TRUE) {
             family = i;
             return "";
         }
     }
-    return "no queue family with graphics and compute";
+    return surface != VK_NULL_HANDLE ? "no queue family with graphics and compute that presents to the window"
+                                     : "no queue family with graphics and compute";
 }
 
 int device_rank(const VkPhysicalDeviceProperties& p) {
@@ -131,6 +150,7 @@ Error vk_error(const char* call, VkResult result) {
 
 VkContext::~VkContext() {
     if (device != VK_NULL_HANDLE) vkDestroyDevice(device, nullptr);
+    if (surface != VK_NULL_HANDLE) vkDestroySurfaceKHR(instance, surface, nullptr);
     if (messenger != VK_NULL_HANDLE) {
         auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
@@ -148,7 +168,8 @@ std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMe
     return -1;
 }
 
-Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_filter, bool validation) {
+Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_filter, bool validation,
+                                                     const WindowSurface* window) {
     auto context = std::make_unique<VkContext>();
     validation = validation || env_flag("SPINEGPU_VALIDATION");
     std::string filter = device_filter;
@@ -170,6 +191,8 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
         layers.push_back(k_validation_layer);
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     }
+    if (window != nullptr)
+        for (const std::string& e : window->instance_extensions) extensions.push_back(e.c_str());
     VkInstanceCreateInfo instance_info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     instance_info.pApplicationInfo = &app;
     instance_info.enabledLayerCount = static_cast<std::uint32_t>(layers.size());
@@ -201,6 +224,14 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
         if (VkResult r = create(context->instance, &messenger_info, nullptr, &context->messenger); r != VK_SUCCESS)
             return vk_error("vkCreateDebugUtilsMessengerEXT", r);
     }
+    if (window != nullptr) {
+        if (window->create == nullptr) return make_error("vulkan", "window", "no way to make the window's surface");
+        if (auto r = static_cast<VkResult>(window->create(window->context, context->instance, &context->surface));
+            r != VK_SUCCESS) {
+            context->surface = VK_NULL_HANDLE;
+            return vk_error("creating the window's surface", r);
+        }
+    }
 
     std::uint32_t count = 0;
     vkEnumeratePhysicalDevices(context->instance, &count, nullptr);
@@ -219,7 +250,7 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
         if (!filter.empty() && !name_contains(props.deviceName, filter))
             why = "name does not contain \"" + filter + "\"";
         else
-            why = check_device(physical, family);
+            why = check_device(physical, context->surface, family);
         if (!why.empty()) {
             reasons += std::string("; ") + props.deviceName + ": " + why;
             continue;
@@ -270,6 +301,11 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     device_info.queueCreateInfoCount = 1;
     device_info.pQueueCreateInfos = &queue_info;
     device_info.pEnabledFeatures = &features;
+    const char* const swapchain_extension = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    if (context->surface != VK_NULL_HANDLE) {
+        device_info.enabledExtensionCount = 1;
+        device_info.ppEnabledExtensionNames = &swapchain_extension;
+    }
     if (VkResult r = vkCreateDevice(context->physical, &device_info, nullptr, &context->device); r != VK_SUCCESS)
         return vk_error("vkCreateDevice", r);
     vkGetDeviceQueue(context->device, context->queue_family, 0, &context->queue);

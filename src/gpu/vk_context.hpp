@@ -12,12 +12,14 @@
 #include <string>
 
 #include "spinegpu/core/result.hpp"
+#include "spinegpu/gpu/renderer.hpp"
 
 namespace spinegpu::gpu {
 
 struct VkContext {
     VkInstance instance = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VkSurfaceKHR surface = VK_NULL_HANDLE;       // the window's, when made with one (its queue family presents)
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     VkQueue queue = VK_NULL_HANDLE;
@@ -43,9 +45,11 @@ struct VkContext {
 
 // Creates the context. `device_filter` (or, when empty, the SPINEGPU_DEVICE environment variable) keeps only
 // devices whose name contains it, ignoring case. `validation` (or SPINEGPU_VALIDATION=1) enables
-// VK_LAYER_KHRONOS_validation and counts its warnings and errors. Fails with the reasons each device was rejected,
-// or when no Vulkan exists.
-Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_filter, bool validation);
+// VK_LAYER_KHRONOS_validation and counts its warnings and errors. With a `window`, the instance gets its extensions,
+// its surface is made, and only devices with VK_KHR_swapchain and a queue family that presents to it are kept. Fails
+// with the reasons each device was rejected, or when no Vulkan exists.
+Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_filter, bool validation,
+                                                     const WindowSurface* window = nullptr);
 
 // The first memory type index with `bits` allowed, all of `flags` set and none of `excluded`, or -1.
 std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags,

@@ -19,6 +19,10 @@ int run_render(int argc, char** argv);
 // spinegpu demo: the embedded demo rig.
 int run_demo(int argc, char** argv);
 
+// spinegpu view [--scene SCENE.json | --characters N] [--path P] [--width W --height H] [--frames N [--hold]]
+//               [--no-vsync] [--device NAME] [--validation]: a crowd live in a window.
+int run_view(int argc, char** argv);
+
 // spinegpu bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T] [--paths update,gpu,cpu]
 //                [--backend pool|tbb] [--width W --height H] [--json]
 int run_bench(int argc, char** argv);

@@ -3,11 +3,11 @@
 #include <filesystem>
 #include <cstdlib>
 #include <optional>
-#include <random>
 #include <string_view>
 
 #include "cli_args.hpp"
 #include "commands.hpp"
+#include "demo_crowd.hpp"
 #include "usage.hpp"
 #include "scene_render.hpp"
 #include "skeleton_report.hpp"
@@ -18,65 +18,8 @@
 namespace spinegpu::tools {
 namespace {
 
-const EmbeddedFile* find_file(std::string_view suffix) {
-    for (const EmbeddedFile& f : demo_rig_files())
-        if (f.name.size() >= suffix.size() && f.name.substr(f.name.size() - suffix.size()) == suffix) return &f;
-    return nullptr;
-}
-
 double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Writes the embedded files into `dir`, so that the rig can be used with the other commands; `quiet` prints no
-// line per file.
-int export_rig(const std::string& dir, bool quiet = false) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    for (const EmbeddedFile& f : demo_rig_files()) {
-        std::string path = (std::filesystem::path(dir) / std::string(f.name)).string();
-        std::FILE* out = std::fopen(path.c_str(), "wb");
-        if (!out || std::fwrite(f.bytes.data(), 1, f.bytes.size(), out) != f.bytes.size()) {
-            std::fprintf(stderr, "spinegpu demo: %s: cannot write\n", path.c_str());
-            if (out) std::fclose(out);
-            return 1;
-        }
-        std::fclose(out);
-        if (!quiet) std::printf("wrote %s (%zu bytes)\n", path.c_str(), f.bytes.size());
-    }
-    return 0;
-}
-
-int export_rig_quietly(const std::string& dir) { return export_rig(dir, true); }
-
-// The demo crowd: `count` knights spread over a width x height canvas (world units = pixels), about 64 to 100 px
-// tall, each with a random animation, phase, tint and facing (fixed seed), drawn back to front.
-SceneFile demo_scene(const std::string& rig_dir, std::uint32_t count, std::uint32_t width, std::uint32_t height) {
-    SceneFile scene;
-    scene.file = rig_dir + "/demo-scene";
-    scene.width = width;
-    scene.height = height;
-    scene.background = Color{0.13f, 0.15f, 0.19f, 1};
-    scene.camera_scale = 1;
-    scene.camera_x = 0;
-    scene.camera_y = static_cast<float>(height);
-    scene.types.push_back({"knight", rig_dir + "/spinegpu-demo.json", rig_dir + "/spinegpu-demo.atlas"});
-    const char* const animations[] = {"idle", "walk", "run", "attack"};
-    const Color tints[] = {{1, 1, 1, 1}, {1, 0.85f, 0.8f, 1}, {0.8f, 0.9f, 1, 1}, {0.9f, 1, 0.85f, 1}};
-    std::mt19937 random(20261130);
-    for (std::uint32_t i = 0; i < count; ++i) {
-        SceneCharacter c;
-        c.where = "characters[" + std::to_string(i) + "]";
-        c.x = static_cast<float>(random() % (width - 60) + 30);
-        c.y = static_cast<float>(random() % (height - 130) + 10);
-        c.scale = 0.2f + 0.1f * static_cast<float>(random() % 100) / 100.0f;
-        c.flip_x = random() % 2 == 1;
-        c.tint = tints[random() % 4];
-        c.animation = animations[random() % 4];
-        c.start = static_cast<double>(random() % 1000) / 1000.0;
-        scene.characters.push_back(std::move(c));
-    }
-    return scene;
 }
 
 }  // namespace
@@ -93,7 +36,11 @@ int run_demo(int argc, char** argv) {
     if (std::optional<std::string> dir = args->get("--export")) {
         for (const char* flag : {"--out", "--characters", "--frames", "--device", "--validation"})
             if (args->has(flag)) return usage_error(std::string(flag) + " draws a crowd; --export only writes the rig");
-        return export_rig(*dir);
+        if (Result<void> written = write_demo_rig(*dir, false); !written) {
+            std::fprintf(stderr, "spinegpu demo: %s\n", written.error().message().c_str());
+            return 1;
+        }
+        return 0;
     }
     // Bounded so that a mistyped count is refused at once, before anything is built (a million characters took 8 GB).
     std::optional<std::uint32_t> characters = args->whole("--characters", 1, 100000, 400u);
@@ -103,9 +50,9 @@ int run_demo(int argc, char** argv) {
     const std::string out = args->get("--out").value_or("out");
 
     // The rig, loaded from memory, described with its load times.
-    const EmbeddedFile* json = find_file(".json");
-    const EmbeddedFile* atlas_file = find_file(".atlas");
-    const EmbeddedFile* page = find_file(".png");
+    const EmbeddedFile* json = find_demo_rig_file(".json");
+    const EmbeddedFile* atlas_file = find_demo_rig_file(".atlas");
+    const EmbeddedFile* page = find_demo_rig_file(".png");
     if (!json || !atlas_file || !page) {
         std::fprintf(stderr, "spinegpu demo: the embedded demo rig is incomplete\n");
         return 1;
@@ -129,7 +76,10 @@ int run_demo(int argc, char** argv) {
 
     // The crowd: the rig's files written beside the output, then played and drawn as a scene.
     const std::string rig_dir = (std::filesystem::path(out) / "demo-rig").string();
-    if (export_rig_quietly(rig_dir) != 0) return 1;
+    if (Result<void> written = write_demo_rig(rig_dir, true); !written) {
+        std::fprintf(stderr, "spinegpu demo: %s\n", written.error().message().c_str());
+        return 1;
+    }
     const SceneFile scene = demo_scene(rig_dir, *characters, 1920, 1080);
     // First the frames, through the GPU path; then both paths timed without reading frames back (a readback
     // between frames idles the GPU and would time its clocks ramping, not the work).

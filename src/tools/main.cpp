@@ -34,7 +34,7 @@ int run(int argc, char** argv) {
     if (command == "help" || command == "--help" || command == "-h") {
         if (argc > 3) return unexpected(argv[3]);
         const char* text = argc == 3 ? command_usage(argv[2]) : k_general_usage;
-        if (!text && is_command(argv[2])) text = k_general_usage;  // help, version and view have no options
+        if (!text && is_command(argv[2])) text = k_general_usage;  // help and version have no options
         if (!text) {
             std::fprintf(stderr, "spinegpu help: unknown command \"%s\"\n\n%s", argv[2], k_general_usage);
             return 2;
@@ -60,10 +60,7 @@ int run(int argc, char** argv) {
     if (command == "render") return spinegpu::tools::run_render(argc, argv);
     if (command == "demo") return spinegpu::tools::run_demo(argc, argv);
     if (command == "bench") return spinegpu::tools::run_bench(argc, argv);
-    if (command == "view") {
-        std::fputs("spinegpu view: not built yet (the window is the next step; render draws headless)\n", stderr);
-        return 2;
-    }
+    if (command == "view") return spinegpu::tools::run_view(argc, argv);
     std::fprintf(stderr, "spinegpu: unknown command \"%s\"\n\n%s", argv[1], k_general_usage);
     return 2;
 }

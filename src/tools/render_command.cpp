@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "usage.hpp"
 #include "scene_render.hpp"
+#include "render_path_option.hpp"
 #include "schedule_player.hpp"
 #include "skeleton_assets.hpp"
 #include "spinegpu/core/file.hpp"
@@ -19,17 +20,6 @@
 
 namespace spinegpu::tools {
 namespace {
-
-const char* const k_path_choices = "--path is gpu, cpu, gpu-vertex or gpu-tiles";
-
-// The renderer path named by --path, or nothing for an unknown name.
-std::optional<gpu::RenderPath> parse_render_path(const std::string& name) {
-    if (name == "gpu") return gpu::RenderPath::gpu;
-    if (name == "cpu") return gpu::RenderPath::cpu;
-    if (name == "gpu-vertex") return gpu::RenderPath::gpu_vertex;
-    if (name == "gpu-tiles") return gpu::RenderPath::gpu_tiles;
-    return std::nullopt;
-}
 
 std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
     gpu::Camera2D camera;

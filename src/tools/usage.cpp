@@ -59,6 +59,19 @@ const char* const k_demo_usage =
     "  --device, --validation as for render.\n"
     "  --export DIR      only write the rig's files (skeleton, atlas, page) to DIR\n";
 
+const char* const k_view_usage =
+    "usage: spinegpu view [--scene SCENE.json | --characters N] [--path gpu|cpu|gpu-vertex|gpu-tiles]\n"
+    "                     [--width W --height H] [--frames N [--hold]] [--no-vsync] [--device NAME] [--validation]\n"
+    "  Plays a scene file's crowd (format in the README), or the demo crowd of N knights (400), live in a window:\n"
+    "  each frame is stepped as render --scene steps it, drawn at the window's size and shown. Needs a display and\n"
+    "  GLFW (libglfw3). Keys: Esc or Q closes, Space pauses. On closing, prints the median frame, update and pack\n"
+    "  times.\n"
+    "  --width W --height H  the window (the scene's canvas, shrunk to fit 90% of the screen; the canvas is scaled\n"
+    "                        to fit the window)\n"
+    "  --frames N        close after N frames; with --hold, keep showing frame N until the window is closed\n"
+    "  --no-vsync        show frames as fast as they come instead of at the display's rate\n"
+    "  --path, --device, --validation  as for render\n";
+
 }  // namespace
 
 const char* const k_general_usage =
@@ -77,6 +90,8 @@ const char* const k_general_usage =
     "                                           time the runtime update and the renderer's paths\n"
     "  demo [--out DIR] [--characters N] [--frames F] ...\n"
     "                                           draw a crowd of the embedded demo rig, with timings\n"
+    "  view [--scene SCENE.json | --characters N] ...\n"
+    "                                           play a crowd live in a window\n"
     "  help [COMMAND]                           this text, or every option of COMMAND (also COMMAND --help)\n"
     "  version                                  the version of spinegpu (also --version)\n";
 
@@ -93,11 +108,14 @@ const OptionNames* command_options(std::string_view command) {
                                     "--offscreen", "--walk"},
                                    {"--json", "--update-in-pack", "--skip-offscreen"}};
     static const OptionNames demo{{"--export", "--out", "--characters", "--frames", "--device"}, {"--validation"}};
+    static const OptionNames view{{"--scene", "--characters", "--path", "--width", "--height", "--frames", "--device"},
+                                  {"--hold", "--no-vsync", "--validation"}};
     if (command == "info") return &info;
     if (command == "pose") return &pose;
     if (command == "render") return &render;
     if (command == "bench") return &bench;
     if (command == "demo") return &demo;
+    if (command == "view") return &view;
     return nullptr;
 }
 
@@ -107,6 +125,7 @@ const char* command_usage(std::string_view command) {
     if (command == "render") return k_render_usage;
     if (command == "bench") return k_bench_usage;
     if (command == "demo") return k_demo_usage;
+    if (command == "view") return k_view_usage;
     return nullptr;
 }
 

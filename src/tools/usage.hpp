@@ -12,11 +12,11 @@ namespace spinegpu::tools {
 // The overview: each command in a line or two, and where to find the rest.
 extern const char* const k_general_usage;
 
-// The full usage of `command` (info, pose, render, bench, demo): its forms, every option with its default; nullptr
-// for a name that is not a command.
+// The full usage of `command` (info, pose, render, bench, demo, view): its forms, every option with its default;
+// nullptr for a name that is not a command.
 const char* command_usage(std::string_view command);
 
-// The options `command` (info, pose, render, bench, demo) parses; nullptr for a name that is not such a command.
+// The options `command` (info, pose, render, bench, demo, view) parses; nullptr for a name that is not such a command.
 const OptionNames* command_options(std::string_view command);
 
 }  // namespace spinegpu::tools

@@ -3,8 +3,8 @@
 # COMMAND or COMMAND --help, where --help is not an option's value; options the work would ignore draw a warning),
 # and usage errors with exit code 2 for a flag given twice, numbers not in plain decimal, the demo's bounds, --width
 # without --height, a flag a scene makes meaningless, a --dt past an hour, counts past their range (naming it), a
-# camera past its range, an image that is not a .png and the window that is not built yet; a directory given as a
-# file is a read error (exit code 1) that says so.
+# camera past its range, an image that is not a .png, and the window's options out of range or together where they
+# cannot be; a directory given as a file is a read error (exit code 1) that says so.
 # usage: command_line_help_and_usage_errors.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1
@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-for args in "help" "--help" "view --help"; do
+for args in "help" "--help" "version --help"; do
   out=$("$bin" $args 2>/dev/null) || fail "spinegpu $args: exit code $?"
   [[ $out == *"usage: spinegpu COMMAND"* && $out == *"render --scene"* ]] || fail "spinegpu $args printed: $out"
 done
@@ -34,6 +34,7 @@ expect_help render --skeleton --atlas --animation --schedule --skin --steps --dt
 expect_help bench --skeleton --atlas --characters --frames --threads --paths --backend --width --height --device \
   --character-pixels --skin --update-in-pack --json
 expect_help demo --out --characters --frames --device --validation --export
+expect_help view --scene --characters --path --width --height --frames --hold --no-vsync --device --validation
 # "-h" as an option's value is that value, not a help request (the file named here does not exist).
 err=$("$bin" info "$tmp/none.json" --atlas -h 2>&1 >/dev/null); [ $? -eq 1 ] && [[ $err == *none.json* ]] ||
   fail "info --atlas -h: $err"
@@ -61,7 +62,10 @@ expect_usage "--animation is given twice" pose --skeleton "$rig" --atlas "$atlas
 expect_usage "--width is for one skeleton" render --scene "$tmp/scene.json" --out "$tmp/out" --width 64
 expect_usage "--dt needs a number of seconds from 0 to 3600" pose --skeleton "$rig" --atlas "$atlas" --animation a \
   --dt 4000
-expect_usage "not built yet" view
+expect_usage "--frames needs a whole number from 1 to 100000000" view --frames 0
+expect_usage "--characters is for the demo crowd" view --scene "$tmp/scene.json" --characters 5
+expect_usage "--width and --height need whole numbers from 1 to 16384" view --width 640
+expect_usage "--path is gpu, cpu, gpu-vertex or gpu-tiles" view --path raster
 # Counts past their range say the range (a --steps past 2^32 was converted before it was checked).
 for steps in 1e20 4294967296 -1 2.5; do
   expect_usage "--steps needs a whole number from 0 to 4294967295" pose --skeleton "$rig" --atlas "$atlas" \
@@ -95,7 +99,7 @@ done
 # Help for a name that is not a command is an error; help for a command without options is the overview.
 err=$("$bin" nosuch --help 2>&1 >/dev/null); [ $? -eq 2 ] && [[ $err == *'unknown command "nosuch"'* ]] ||
   fail "nosuch --help: $err"
-for name in view version help; do
+for name in version help; do
   out=$("$bin" help $name) && [[ $out == *"usage: spinegpu COMMAND"* ]] || fail "help $name: $out"
 done
 expect_usage "--frames is for --scene" render --skeleton "$rig" --atlas "$atlas" --animation a --frames 3 --width 8 \

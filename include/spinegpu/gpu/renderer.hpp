@@ -3,7 +3,8 @@
 // its current draw order and one indexed draw, in one pipeline (dual-source blending covers the four Spine blend
 // modes), draws them all, in the order given; or a tile rasterizer in compute does that draw (RenderPath::gpu_tiles).
 // The CPU path draws the same frame from world vertices computed by the runtime on the CPU (cpu_path.hpp).
-// Headless: it draws into its own offscreen target, read back on request.
+// It draws into its own offscreen target, read back on request, and shown in a window when it was made with one
+// (RendererDesc::window, Renderer::present).
 //
 // Works on hardware drivers and on Mesa's lavapipe: no descriptor indexing (all atlas pages of all types share one
 // 2D array texture), storage buffers under 128 MiB per binding for moderate crowds.
@@ -27,11 +28,26 @@
 
 namespace spinegpu::gpu {
 
+// A window to show frames in (Renderer::present): what its window system needs of the Vulkan instance, and how the
+// window's surface is made. The windowing library stays outside spinegpu (`spinegpu view` uses GLFW).
+struct WindowSurface {
+    std::vector<std::string> instance_extensions;  // as glfwGetRequiredInstanceExtensions lists them
+    // Makes the window's surface for `instance` (a VkInstance), writing the VkSurfaceKHR to `*surface` (a
+    // VkSurfaceKHR*); returns 0 (VK_SUCCESS) or the failure's VkResult. Called once, before a device is chosen;
+    // the renderer destroys the surface.
+    std::int32_t (*create)(void* context, void* instance, void* surface) = nullptr;
+    void* context = nullptr;
+    bool vsync = true;  // present at the display's rate (FIFO); false: as fast as frames come (mailbox or immediate)
+};
+
 // Zero means default everywhere.
 struct RendererDesc {
     std::string device;                 // keep devices whose name contains this, any case ("": SPINEGPU_DEVICE)
     bool validation = false;            // VK_LAYER_KHRONOS_validation (also SPINEGPU_VALIDATION=1)
     std::uint32_t frames_in_flight = 0; // default 2
+    // A window to present to, or none (headless). With one, only devices that can present to it are kept. Must
+    // stay valid during create().
+    const WindowSurface* window = nullptr;
 };
 
 enum class RenderPath : std::uint8_t {
@@ -159,6 +175,13 @@ public:
     // Waits for the last frame and returns the target as straight-alpha RGBA8 (un-premultiplied); fails as finish
     // does.
     Result<Image> read_back();
+
+    // Shows the last frame drawn in the window (RendererDesc::window), scaled to fill its `width` x `height` pixels
+    // (its framebuffer size; draw at that size to show the frame 1:1). Does not wait for the frame: the copy into the
+    // window's next image is queued after it. Returns false, showing nothing, when the window has no area
+    // (minimized) or its swapchain no longer matches it (remade on the next call). Fails without a window, or when
+    // no frame has been drawn since the target was last resized.
+    Result<bool> present(std::uint32_t width, std::uint32_t height);
 
     struct Impl;
 

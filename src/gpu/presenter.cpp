@@ -1,0 +1,246 @@
+// Showing frames in a window: see presenter.hpp.
+#include "presenter.hpp"
+
+#include <algorithm>
+
+namespace spinegpu::gpu {
+namespace {
+
+// The window image formats that take the target's bytes as they are: 8-bit UNORM (the target holds sRGB-encoded
+// colour, blended as Spine blends, so an sRGB format would encode it a second time), in the usual colour space.
+bool takes_target_bytes(const VkSurfaceFormatKHR& f) {
+    return (f.format == VK_FORMAT_B8G8R8A8_UNORM || f.format == VK_FORMAT_R8G8B8A8_UNORM) &&
+           f.colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
+}
+
+VkPresentModeKHR choose_present_mode(VkPhysicalDevice physical, VkSurfaceKHR surface, bool vsync) {
+    if (vsync) return VK_PRESENT_MODE_FIFO_KHR;  // (every device offers it)
+    std::uint32_t count = 0;
+    vkGetPhysicalDeviceSurfacePresentModesKHR(physical, surface, &count, nullptr);
+    std::vector<VkPresentModeKHR> modes(count);
+    vkGetPhysicalDeviceSurfacePresentModesKHR(physical, surface, &count, modes.data());
+    for (VkPresentModeKHR wanted : {VK_PRESENT_MODE_MAILBOX_KHR, VK_PRESENT_MODE_IMMEDIATE_KHR})
+        if (std::find(modes.begin(), modes.end(), wanted) != modes.end()) return wanted;
+    return VK_PRESENT_MODE_FIFO_KHR;
+}
+
+VkImageMemoryBarrier image_barrier(VkImage image, VkImageLayout from, VkImageLayout to, VkAccessFlags src,
+                                   VkAccessFlags dst) {
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = src;
+    b.dstAccessMask = dst;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    return b;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Presenter>> Presenter::create(VkContext& context, VkCommandPool pool, bool vsync) {
+    std::unique_ptr<Presenter> p(new Presenter(context, pool, vsync));
+    VkDevice d = context.device;
+    for (Slot& s : p->slots_) {
+        VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        if (VkResult r = vkCreateSemaphore(d, &semaphore, nullptr, &s.acquired); r != VK_SUCCESS)
+            return vk_error("vkCreateSemaphore", r);
+        VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        fence.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+        if (VkResult r = vkCreateFence(d, &fence, nullptr, &s.done); r != VK_SUCCESS)
+            return vk_error("vkCreateFence", r);
+        VkCommandBufferAllocateInfo cb{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        cb.commandPool = pool;
+        cb.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        cb.commandBufferCount = 1;
+        if (VkResult r = vkAllocateCommandBuffers(d, &cb, &s.commands); r != VK_SUCCESS)
+            return vk_error("vkAllocateCommandBuffers", r);
+    }
+    // The copy scales with a blit: the target must be a blit source, and a window format a blit destination.
+    VkFormatProperties target{};
+    vkGetPhysicalDeviceFormatProperties(context.physical, VK_FORMAT_R8G8B8A8_UNORM, &target);
+    if ((target.optimalTilingFeatures & VK_FORMAT_FEATURE_BLIT_SRC_BIT) == 0)
+        return make_error("vulkan", "window", context.device_name + " cannot blit from R8G8B8A8_UNORM images");
+    return p;
+}
+
+Presenter::~Presenter() {
+    VkDevice d = c_.device;
+    vkDeviceWaitIdle(d);
+    destroy_swapchain();
+    for (Slot& s : slots_) {
+        if (s.acquired) vkDestroySemaphore(d, s.acquired, nullptr);
+        if (s.done) vkDestroyFence(d, s.done, nullptr);
+        if (s.commands) vkFreeCommandBuffers(d, pool_, 1, &s.commands);
+    }
+}
+
+void Presenter::destroy_swapchain() {
+    for (VkSemaphore s : copied_) vkDestroySemaphore(c_.device, s, nullptr);
+    copied_.clear();
+    images_.clear();
+    if (swapchain_) vkDestroySwapchainKHR(c_.device, swapchain_, nullptr);
+    swapchain_ = VK_NULL_HANDLE;
+}
+
+Result<void> Presenter::wait() {
+    for (Slot& s : slots_)
+        if (VkResult r = vkWaitForFences(c_.device, 1, &s.done, VK_TRUE, UINT64_MAX); r != VK_SUCCESS)
+            return vk_error("vkWaitForFences", r);
+    return {};
+}
+
+Result<bool> Presenter::remake(VkExtent2D window) {
+    // Nothing queued may still use the old swapchain's images or semaphores; presents already queued may.
+    if (VkResult r = vkDeviceWaitIdle(c_.device); r != VK_SUCCESS) return vk_error("vkDeviceWaitIdle", r);
+    VkSurfaceCapabilitiesKHR caps;
+    if (VkResult r = vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c_.physical, c_.surface, &caps); r != VK_SUCCESS)
+        return vk_error("vkGetPhysicalDeviceSurfaceCapabilitiesKHR", r);
+    VkExtent2D extent = caps.currentExtent;
+    if (extent.width == 0xFFFFFFFFu)  // the window takes the swapchain's size
+        extent = {std::clamp(window.width, caps.minImageExtent.width, caps.maxImageExtent.width),
+                  std::clamp(window.height, caps.minImageExtent.height, caps.maxImageExtent.height)};
+    asked_for_ = window;
+    if (extent.width == 0 || extent.height == 0) return false;  // minimized
+    if ((caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT) == 0)
+        return make_error("vulkan", "window", "the window's images cannot be copied to (no TRANSFER_DST usage)");
+
+    std::uint32_t count = 0;
+    vkGetPhysicalDeviceSurfaceFormatsKHR(c_.physical, c_.surface, &count, nullptr);
+    std::vector<VkSurfaceFormatKHR> formats(count);
+    vkGetPhysicalDeviceSurfaceFormatsKHR(c_.physical, c_.surface, &count, formats.data());
+    auto format = std::find_if(formats.begin(), formats.end(), takes_target_bytes);
+    if (format == formats.end())
+        return make_error("vulkan", "window", "the window offers no B8G8R8A8_UNORM or R8G8B8A8_UNORM format");
+    VkFormatProperties props{};
+    vkGetPhysicalDeviceFormatProperties(c_.physical, format->format, &props);
+    if ((props.optimalTilingFeatures & VK_FORMAT_FEATURE_BLIT_DST_BIT) == 0)
+        return make_error("vulkan", "window", c_.device_name + " cannot blit to the window's image format");
+
+    VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
+    info.surface = c_.surface;
+    info.minImageCount = caps.maxImageCount == 0 ? caps.minImageCount + 1
+                                                 : std::min(caps.minImageCount + 1, caps.maxImageCount);
+    info.imageFormat = format->format;
+    info.imageColorSpace = format->colorSpace;
+    info.imageExtent = extent;
+    info.imageArrayLayers = 1;
+    info.imageUsage = VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    info.preTransform = caps.currentTransform;
+    info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+    for (VkCompositeAlphaFlagBitsKHR a : {VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR, VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR,
+                                          VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR})
+        if (caps.supportedCompositeAlpha & a) {
+            info.compositeAlpha = a;
+            break;
+        }
+    info.presentMode = choose_present_mode(c_.physical, c_.surface, vsync_);
+    info.clipped = VK_TRUE;
+    info.oldSwapchain = swapchain_;
+    VkSwapchainKHR made = VK_NULL_HANDLE;
+    const VkResult r = vkCreateSwapchainKHR(c_.device, &info, nullptr, &made);
+    destroy_swapchain();  // (retired either way)
+    if (r != VK_SUCCESS) return vk_error("vkCreateSwapchainKHR", r);
+    swapchain_ = made;
+    format_ = format->format;
+    extent_ = extent;
+    stale_ = false;
+    vkGetSwapchainImagesKHR(c_.device, swapchain_, &count, nullptr);
+    images_.resize(count);
+    vkGetSwapchainImagesKHR(c_.device, swapchain_, &count, images_.data());
+    copied_.assign(count, VK_NULL_HANDLE);
+    for (VkSemaphore& s : copied_) {
+        VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        if (VkResult made_semaphore = vkCreateSemaphore(c_.device, &semaphore, nullptr, &s);
+            made_semaphore != VK_SUCCESS)
+            return vk_error("vkCreateSemaphore", made_semaphore);
+    }
+    return true;
+}
+
+void Presenter::record_copy(VkCommandBuffer cb, VkImage target, VkExtent2D size, std::uint32_t image) const {
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vkBeginCommandBuffer(cb, &begin);
+    // The target was left for transfer reads by the frame queued before (its last barrier); the window's image
+    // comes from the acquire, waited for at the transfer stage.
+    const VkImageMemoryBarrier to_copy = image_barrier(images_[image], VK_IMAGE_LAYOUT_UNDEFINED,
+                                                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+                                                       VK_ACCESS_TRANSFER_WRITE_BIT);
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
+                         1, &to_copy);
+    VkImageBlit blit{};
+    blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    blit.srcOffsets[1] = {static_cast<std::int32_t>(size.width), static_cast<std::int32_t>(size.height), 1};
+    blit.dstSubresource = blit.srcSubresource;
+    blit.dstOffsets[1] = {static_cast<std::int32_t>(extent_.width), static_cast<std::int32_t>(extent_.height), 1};
+    const bool same_size = size.width == extent_.width && size.height == extent_.height;
+    vkCmdBlitImage(cb, target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, images_[image],
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, same_size ? VK_FILTER_NEAREST : VK_FILTER_LINEAR);
+    const VkImageMemoryBarrier to_present = image_barrier(images_[image], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                                          VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                                                          VK_ACCESS_TRANSFER_WRITE_BIT, 0);
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &to_present);
+    vkEndCommandBuffer(cb);
+}
+
+Result<bool> Presenter::present(VkImage target, VkExtent2D size, VkExtent2D window) {
+    if (window.width == 0 || window.height == 0) return false;
+    if (swapchain_ == VK_NULL_HANDLE || stale_ || window.width != asked_for_.width ||
+        window.height != asked_for_.height) {
+        Result<bool> made = remake(window);
+        if (!made || !*made) return made;
+    }
+    Slot& slot = slots_[next_slot_];
+    if (VkResult r = vkWaitForFences(c_.device, 1, &slot.done, VK_TRUE, UINT64_MAX); r != VK_SUCCESS)
+        return vk_error("vkWaitForFences", r);
+    std::uint32_t image = 0;
+    VkResult acquired = vkAcquireNextImageKHR(c_.device, swapchain_, UINT64_MAX, slot.acquired, VK_NULL_HANDLE,
+                                              &image);
+    if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {  // (the semaphore is left unsignalled)
+        stale_ = true;
+        return false;
+    }
+    if (acquired == VK_SUBOPTIMAL_KHR) {
+        stale_ = true;  // shown this time, remade for the next
+    } else if (acquired != VK_SUCCESS) {
+        return vk_error("vkAcquireNextImageKHR", acquired);
+    }
+    vkResetFences(c_.device, 1, &slot.done);
+    vkResetCommandBuffer(slot.commands, 0);
+    record_copy(slot.commands, target, size, image);
+    const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.waitSemaphoreCount = 1;
+    submit.pWaitSemaphores = &slot.acquired;
+    submit.pWaitDstStageMask = &wait_stage;
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &slot.commands;
+    submit.signalSemaphoreCount = 1;
+    submit.pSignalSemaphores = &copied_[image];
+    if (VkResult r = vkQueueSubmit(c_.queue, 1, &submit, slot.done); r != VK_SUCCESS)
+        return vk_error("vkQueueSubmit", r);
+    next_slot_ = (next_slot_ + 1) % slots_.size();
+    VkPresentInfoKHR info{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+    info.waitSemaphoreCount = 1;
+    info.pWaitSemaphores = &copied_[image];
+    info.swapchainCount = 1;
+    info.pSwapchains = &swapchain_;
+    info.pImageIndices = &image;
+    const VkResult presented = vkQueuePresentKHR(c_.queue, &info);
+    if (presented == VK_ERROR_OUT_OF_DATE_KHR) {
+        stale_ = true;
+        return false;
+    }
+    if (presented == VK_SUBOPTIMAL_KHR) {
+        stale_ = true;
+    } else if (presented != VK_SUCCESS) {
+        return vk_error("vkQueuePresentKHR", presented);
+    }
+    return true;
+}
+
+}  // namespace spinegpu::gpu

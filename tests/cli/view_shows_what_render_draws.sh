@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# `spinegpu view` opens a window on an X server (Xvfb) and shows in it exactly what `render --scene` draws: while
+# the view holds frame 12 of a scene (--frames 12 --hold), the X server's copy of the window, dumped by xwd, equals
+# render's frame-0012.png of the same scene through the same path, every pixel; resized by xdotool to twice its size,
+# the window shows, every pixel, what render draws of the scene at twice its size and camera scale (the demo rig's
+# crowd through the gpu, gpu-tiles and cpu paths; the five Spine example types of tests/scenes/crowd-mixed-types.json
+# through the gpu path when the examples are there). SIGTERM closes the view cleanly: its summary counts the 12 frames, and the
+# validation layer, on throughout, reports nothing. Also: without a display the error says a window needs one, and
+# --hold needs --frames.
+#   bash view_shows_what_render_draws.sh SPINEGPU EXAMPLES_DIR BUILD_DIR      (exit 77: skipped)
+set -uo pipefail
+bin=$1 examples=${SPINE_EXAMPLES:-$2} build=$3
+here=$(cd "$(dirname "$0")" && pwd)
+oracle=$here/../render_oracle
+# shellcheck source=../render_oracle/require_packages.sh
+source "$oracle/require_packages.sh"
+require_render_oracle "$build"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+
+out=$(env -u DISPLAY -u WAYLAND_DISPLAY "$bin" view --frames 1 2>&1)
+status=$?
+case $out in *"a window needs GLFW"*) echo "skipped: $out"; exit 77 ;; esac
+if [ $status -ne 1 ] || [[ $out != *"a window needs a display"* ]]; then
+  echo "FAIL: without a display, expected exit 1 saying a window needs one; got $status: $out"; failed=1
+fi
+out=$("$bin" view --hold 2>&1)
+if [ $? -ne 2 ] || [[ $out != *"--hold keeps the last of --frames N frames"* ]]; then
+  echo "FAIL: --hold without --frames: $out"; failed=1
+fi
+for tool in xvfb-run xwd xdotool; do
+  command -v $tool >/dev/null || { echo "skipped: $tool is not installed (Debian: xvfb, x11-apps, xdotool)"; exit 77; }
+done
+xvfb-run -a -s "-screen 0 1024x768x24" xwd -silent -root -out /dev/null >/dev/null 2>&1 ||
+  { echo "skipped: Xvfb does not start here (xvfb-run -a xwd -root failed)"; exit 77; }
+
+# The demo rig's crowd on a 640x360 canvas: 40 knights placed by a fixed seed.
+"$bin" demo --export "$work/rig" >/dev/null || { echo "FAIL: demo --export"; exit 1; }
+RANDOM=7
+animations=(idle walk run attack)
+{
+  echo '{"width": 640, "height": 360, "background": "1d2330ff", "camera": {"scale": 1, "x": 0, "y": 360},'
+  echo ' "types": [{"name": "knight", "skeleton": "rig/spinegpu-demo.json", "atlas": "rig/spinegpu-demo.atlas"}],'
+  echo ' "characters": ['
+  for i in $(seq 0 39); do
+    flip=false; [ $((RANDOM % 2)) -eq 1 ] && flip=true
+    printf '  {"type": "knight", "x": %d, "y": %d, "scale": 0.%d, "flipX": %s, "animation": "%s", ' \
+      "$((RANDOM % 600 + 20))" "$((RANDOM % 250 + 10))" "$((RANDOM % 10 + 20))" $flip "${animations[RANDOM % 4]}"
+    printf '"start": %d.%03d}%s\n' \
+      $((RANDOM % 2)) $((RANDOM % 1000)) "$([ "$i" -lt 39 ] && echo ,)"
+  done
+  echo ' ]}'
+} > "$work/knights.json"
+
+# Shows SCENE (through PATH) in a window of SIZE (WxH, the scene's canvas) under Xvfb, holding frame 12, and dumps
+# the window to OUT.xwd; then resizes the window to twice that size and dumps it again to OUT-2x.xwd. The view's
+# output goes to OUT.log.
+show() {
+  local scene=$1 path=$2 out=$3 size=$4
+  xvfb-run -a -s "-screen 0 1600x1000x24" bash -c '
+    bin=$1 scene=$2 path=$3 out=$4 w=$5 h=$6
+    # Waits until the view says it holds frame 12 at the size given.
+    held() {
+      for _ in $(seq 1 1200); do
+        grep -q "holding frame 12 at $1 " "$out.log" && return 0
+        kill -0 $pid 2>/dev/null || return 1
+        sleep 0.1
+      done
+      return 1
+    }
+    "$bin" view --scene "$scene" --path "$path" --frames 12 --hold --validation > "$out.log" 2>&1 &
+    pid=$!
+    if held "${w}x$h"; then
+      sleep 0.5
+      xwd -silent -name "spinegpu view: holding frame 12" -out "$out.xwd"
+      xdotool search --name "spinegpu view: holding frame 12" windowsize $((2 * w)) $((2 * h))
+      held "$((2 * w))x$((2 * h))" && sleep 0.5 && xwd -silent -name "spinegpu view: holding frame 12" -out "$out-2x.xwd"
+    fi
+    kill -TERM $pid
+    wait $pid
+    echo "exit $?" >> "$out.log"' bash "$bin" "$scene" "$path" "$out" "${size%x*}" "${size#*x}"
+}
+
+# Compares the window dump OUT.xwd with render's frame 12 of SCENE through PATH (background BG), labelled LABEL.
+compare_dump() {
+  local dump=$1 scene=$2 path=$3 bg=$4 label=$5
+  [ -f "$dump.xwd" ] || { echo "FAIL: $label: no window dump"; failed=1; return; }
+  node "$oracle/xwd_to_png.mjs" "$dump.xwd" "$dump.png" || { failed=1; return; }
+  "$bin" render --scene "$scene" --frames 12 --path "$path" --out "$dump-render" >/dev/null ||
+    { echo "FAIL: render --scene $scene --path $path"; failed=1; return; }
+  echo -n "$label: the window against render's frame 12: "
+  node "$oracle/compare_images.mjs" "$dump.png" "$dump-render/frame-0012.png" --threshold 0 --max-fraction 0 \
+    --background "$bg" --diff "$dump-diff.png" || failed=1
+  echo
+}
+
+# Checks that the view of SCENE (canvas SIZE, background BG) through PATH shows render's frame 12, and after the
+# window is resized to twice its size, the frame render draws of the same scene at twice its size and scale.
+check() {
+  local scene=$1 path=$2 size=$3 bg=$4 name=$5
+  local out=$work/$name-$path
+  show "$scene" "$path" "$out" "$size"
+  if ! grep -q "^showed 12 frames" "$out.log" || ! grep -q "^exit 0" "$out.log" || grep -q "validation" "$out.log"
+  then
+    echo "FAIL: view $name --path $path:"; cat "$out.log"; failed=1; return
+  fi
+  grep "^showed" "$out.log"
+  compare_dump "$out" "$scene" "$path" "$bg" "$name, $path"
+  node -e '
+    const fs = require("fs"), s = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    s.width *= 2; s.height *= 2;
+    for (const k of ["scale", "x", "y"]) s.camera[k] *= 2;
+    fs.writeFileSync(process.argv[2], JSON.stringify(s));' "$scene" "${scene%.json}-2x.json"
+  compare_dump "$out-2x" "${scene%.json}-2x.json" "$path" "$bg" "$name, $path, resized to twice the size"
+}
+
+for path in gpu gpu-tiles cpu; do check "$work/knights.json" $path 640x360 1d2330ff knights; done
+if [ -d "$examples/spineboy" ]; then
+  examples=$(cd "$examples" && pwd)
+  sed "s|EXAMPLES/|$examples/|g" "$here/../scenes/crowd-mixed-types.json" > "$work/mixed.json"
+  check "$work/mixed.json" gpu 640x400 202830ff mixed
+else
+  echo "(the Spine examples are not at $examples: the mixed crowd is left out)"
+fi
+exit $failed
