@@ -4,9 +4,9 @@
 # render's frame-0012.png of the same scene through the same path, every pixel; resized by xdotool to twice its size,
 # the window shows, every pixel, what render draws of the scene at twice its size and camera scale (the demo rig's
 # crowd through the gpu, gpu-tiles and cpu paths; the five Spine example types of tests/scenes/crowd-mixed-types.json
-# through the gpu path when the examples are there). SIGTERM closes the view cleanly: its summary counts the 12 frames, and the
-# validation layer, on throughout, reports nothing. Also: without a display the error says a window needs one, and
-# --hold needs --frames.
+# through the gpu path when the examples are there; the cpu path's view with --no-vsync). SIGTERM closes the view
+# cleanly: its summary counts the 12 frames, and the validation layer, on throughout, reports nothing. Also: without
+# a display the error says a window needs one, and --hold needs --frames.
 #   bash view_shows_what_render_draws.sh SPINEGPU EXAMPLES_DIR BUILD_DIR      (exit 77: skipped)
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2} build=$3
@@ -69,7 +69,8 @@ show() {
       done
       return 1
     }
-    "$bin" view --scene "$scene" --path "$path" --frames 12 --hold --validation > "$out.log" 2>&1 &
+    vsync=; [ "$path" = cpu ] && vsync=--no-vsync  # (one path shows frames as they come)
+    "$bin" view --scene "$scene" --path "$path" --frames 12 --hold $vsync --validation > "$out.log" 2>&1 &
     pid=$!
     if held "${w}x$h"; then
       sleep 0.5

@@ -1,0 +1,154 @@
+// Renderers made with a window (RendererDesc::window). The window here is a headless surface
+// (VK_EXT_headless_surface, which Mesa's lavapipe offers; the tests skip where the loader or the device lacks it):
+// frames are presented at each size the window takes, with the target scaled when the sizes differ, and a window
+// without area shows nothing; all with the validation layer on and silent. What reaches a real window's screen is
+// checked by tests/cli/view_shows_what_render_draws.sh under Xvfb.
+#include <gtest/gtest.h>
+#include <vulkan/vulkan.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "renderer_test_support.hpp"
+#include "spinegpu/gpu/renderer.hpp"
+
+namespace spinegpu::test {
+namespace {
+
+using namespace spinegpu::gpu;
+
+bool loader_has_extension(const char* name) {
+    std::uint32_t count = 0;
+    if (vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr) != VK_SUCCESS) return false;
+    std::vector<VkExtensionProperties> extensions(count);
+    vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data());
+    for (const VkExtensionProperties& e : extensions)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
+std::int32_t make_headless_surface(void*, void* instance, void* surface) {
+    auto create = reinterpret_cast<PFN_vkCreateHeadlessSurfaceEXT>(
+        vkGetInstanceProcAddr(static_cast<VkInstance>(instance), "vkCreateHeadlessSurfaceEXT"));
+    if (create == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
+    VkHeadlessSurfaceCreateInfoEXT info{VK_STRUCTURE_TYPE_HEADLESS_SURFACE_CREATE_INFO_EXT, nullptr, 0};
+    return create(static_cast<VkInstance>(instance), &info, nullptr, static_cast<VkSurfaceKHR*>(surface));
+}
+
+std::int32_t fail_to_make_surface(void*, void*, void*) { return VK_ERROR_INITIALIZATION_FAILED; }
+
+// A renderer with validation presenting to a headless surface; null with `skip_reason` set when this machine has
+// no such surface or no device presents to it (any other failure fails the test).
+std::unique_ptr<Renderer> create_window_renderer(bool vsync, std::string& skip_reason) {
+    if (!loader_has_extension(VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME)) {
+        skip_reason = "the Vulkan loader offers no VK_EXT_headless_surface";
+        return nullptr;
+    }
+    WindowSurface window;
+    window.instance_extensions = {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME};
+    window.create = make_headless_surface;
+    window.vsync = vsync;
+    RendererDesc desc;
+    desc.validation = true;
+    desc.window = &window;
+    Result<std::unique_ptr<Renderer>> made = Renderer::create(desc);
+    if (made) return std::move(*made);
+    const Error& e = made.error();
+    if (e.file == "vulkan" && (e.where == "instance" || e.where == "devices" || e.where == "vkCreateInstance"))
+        skip_reason = e.message();
+    else
+        ADD_FAILURE() << e.message();
+    return nullptr;
+}
+
+TEST(RendererWindow, frames_are_presented_at_every_size_the_window_takes_and_read_back_as_drawn) {
+    for (bool vsync : {true, false}) {
+        std::string skip_reason;
+        std::unique_ptr<Renderer> renderer = create_window_renderer(vsync, skip_reason);
+        if (!renderer) {
+            if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
+            return;
+        }
+        // The window's sizes in turn: the first, larger, smaller, the first again; each frame drawn at that size,
+        // a few frames each, so that both frames in flight and several window images are used at every size.
+        const std::uint32_t sizes[][2] = {{160, 120}, {320, 200}, {64, 48}, {160, 120}};
+        for (const auto& size : sizes) {
+            for (int frame = 0; frame < 4; ++frame) {
+                for (RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles}) {
+                    Result<FrameStats> drawn =
+                        renderer->draw({}, Camera2D{}, size[0], size[1], k_background, path);
+                    ASSERT_TRUE(drawn.ok()) << drawn.error().message();
+                    Result<bool> shown = renderer->present(size[0], size[1]);
+                    ASSERT_TRUE(shown.ok()) << shown.error().message();
+                    EXPECT_TRUE(*shown) << size[0] << "x" << size[1] << ", vsync " << vsync;
+                }
+            }
+            Result<Image> image = renderer->read_back();
+            ASSERT_TRUE(image.ok()) << image.error().message();
+            EXPECT_EQ(image->width, size[0]);
+            EXPECT_EQ(pixels_off_background(*image), 0u);
+        }
+        // A window of another size than the frame: the frame is scaled to fill it.
+        Result<bool> scaled = renderer->present(400, 300);
+        ASSERT_TRUE(scaled.ok()) << scaled.error().message();
+        EXPECT_TRUE(*scaled);
+        // A window without area (minimized) shows nothing and is no error.
+        Result<bool> minimized = renderer->present(0, 0);
+        ASSERT_TRUE(minimized.ok()) << minimized.error().message();
+        EXPECT_FALSE(*minimized);
+        ASSERT_TRUE(renderer->finish().ok());
+        expect_no_validation_messages(*renderer);
+    }
+}
+
+TEST(RendererWindow, presenting_before_a_frame_at_the_targets_size_fails_saying_so) {
+    std::string skip_reason;
+    std::unique_ptr<Renderer> renderer = create_window_renderer(true, skip_reason);
+    if (!renderer) {
+        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
+        return;
+    }
+    Result<bool> shown = renderer->present(160, 120);
+    ASSERT_FALSE(shown.ok());
+    EXPECT_NE(shown.error().message().find("no frame has been drawn"), std::string::npos) << shown.error().message();
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(RendererWindow, a_renderer_without_a_window_refuses_to_present) {
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    ASSERT_TRUE(renderer->draw({}, Camera2D{}, 32, 32, k_background, RenderPath::gpu).ok());
+    Result<bool> shown = renderer->present(32, 32);
+    ASSERT_FALSE(shown.ok());
+    EXPECT_NE(shown.error().message().find("made without a window"), std::string::npos) << shown.error().message();
+}
+
+TEST(RendererWindow, a_window_whose_surface_cannot_be_made_fails_creation_naming_the_result) {
+    SPINEGPU_REQUIRE_RENDERER(probe);  // (skips where there is no Vulkan at all)
+    WindowSurface window;
+    window.create = fail_to_make_surface;
+    RendererDesc desc;
+    desc.window = &window;
+    Result<std::unique_ptr<Renderer>> made = Renderer::create(desc);
+    ASSERT_FALSE(made.ok());
+    const std::string message = made.error().message();
+    EXPECT_NE(message.find("window's surface"), std::string::npos) << message;
+    EXPECT_NE(message.find("VK_ERROR_INITIALIZATION_FAILED"), std::string::npos) << message;
+}
+
+TEST(RendererWindow, a_window_extension_the_loader_lacks_fails_creation_naming_the_result) {
+    SPINEGPU_REQUIRE_RENDERER(probe);
+    WindowSurface window;
+    window.instance_extensions = {"VK_SPINEGPU_no_such_surface"};
+    window.create = make_headless_surface;
+    RendererDesc desc;
+    desc.window = &window;
+    Result<std::unique_ptr<Renderer>> made = Renderer::create(desc);
+    ASSERT_FALSE(made.ok());
+    EXPECT_NE(made.error().message().find("VK_ERROR_EXTENSION_NOT_PRESENT"), std::string::npos)
+        << made.error().message();
+}
+
+}  // namespace
+}  // namespace spinegpu::test
