@@ -1,11 +1,13 @@
-// Renderers made with a window (RendererDesc::window). The window here is a headless surface
-// (VK_EXT_headless_surface, which Mesa's lavapipe offers; the tests skip where the loader or the device lacks it):
-// frames are presented at each size the window takes, with the target scaled when the sizes differ, and a window
-// without area shows nothing; all with the validation layer on and silent. What reaches a real window's screen is
-// checked by tests/cli/view_shows_what_render_draws.sh under Xvfb.
+// Renderers made with a window (RendererDesc::window). The window here is a headless surface where the Vulkan loader
+// offers VK_EXT_headless_surface, else a GLFW window where there is a display (ctest runs these tests once more under
+// Xvfb, where a window is required: SPINEGPU_TEST_REQUIRE_WINDOW=1); without either they skip. Frames are presented
+// at each size the window takes, with the target scaled when the sizes differ, and a window without area shows
+// nothing; all with the validation layer on and silent. What reaches a real window's screen is checked by
+// tests/cli/view_shows_what_render_draws.sh under Xvfb.
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -13,6 +15,9 @@
 
 #include "renderer_test_support.hpp"
 #include "spinegpu/gpu/renderer.hpp"
+#if SPINEGPU_TEST_GLFW
+#include "glfw_library.hpp"
+#endif
 
 namespace spinegpu::test {
 namespace {
@@ -39,20 +44,96 @@ std::int32_t make_headless_surface(void*, void* instance, void* surface) {
 
 std::int32_t fail_to_make_surface(void*, void*, void*) { return VK_ERROR_INITIALIZATION_FAILED; }
 
-// A renderer with validation presenting to a headless surface; null with `skip_reason` set when this machine has
-// no such surface or no device presents to it (any other failure fails the test).
-std::unique_ptr<Renderer> create_window_renderer(bool vsync, std::string& skip_reason) {
-    if (!loader_has_extension(VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME)) {
-        skip_reason = "the Vulkan loader offers no VK_EXT_headless_surface";
+// A window for a renderer to present to: a headless surface, or a GLFW window (destroyed with this).
+struct TestWindow {
+    WindowSurface surface;
+#if SPINEGPU_TEST_GLFW
+    const tools::GlfwLibrary* glfw = nullptr;
+    GLFWwindow* window = nullptr;
+    ~TestWindow() {
+        if (window != nullptr) glfw->destroy_window(window);
+        if (glfw != nullptr) glfw->terminate();
+    }
+#endif
+};
+
+#if SPINEGPU_TEST_GLFW
+const tools::GlfwLibrary* g_glfw = nullptr;
+
+std::int32_t make_glfw_surface(void* window, void* instance, void* surface) {
+    return g_glfw->create_window_surface(static_cast<VkInstance>(instance), static_cast<GLFWwindow*>(window),
+                                         nullptr, static_cast<VkSurfaceKHR*>(surface));
+}
+
+// A GLFW window's surface in `out`; false with `why` set when there is no display or no GLFW.
+bool open_glfw_window(TestWindow& out, std::string& why) {
+    if (std::getenv("DISPLAY") == nullptr && std::getenv("WAYLAND_DISPLAY") == nullptr) {
+        why = "no display for a window";
+        return false;
+    }
+    Result<const tools::GlfwLibrary*> glfw = tools::load_glfw();
+    if (!glfw) {
+        why = glfw.error().message();
+        return false;
+    }
+    g_glfw = *glfw;
+    if (g_glfw->init() != GLFW_TRUE) {
+        why = "glfwInit: " + g_glfw->last_error();
+        return false;
+    }
+    out.glfw = g_glfw;
+    std::uint32_t count = 0;
+    const char** extensions = g_glfw->required_instance_extensions(&count);
+    if (extensions == nullptr) {
+        why = "GLFW has no Vulkan surface: " + g_glfw->last_error();
+        return false;
+    }
+    g_glfw->window_hint(GLFW_CLIENT_API, GLFW_NO_API);
+    out.window = g_glfw->create_window(160, 120, "spinegpu test", nullptr, nullptr);
+    if (out.window == nullptr) {
+        why = "glfwCreateWindow: " + g_glfw->last_error();
+        return false;
+    }
+    out.surface.instance_extensions.assign(extensions, extensions + count);
+    out.surface.create = make_glfw_surface;
+    out.surface.context = out.window;
+    return true;
+}
+#endif
+
+// A window to present to in `out`: a headless surface, else a GLFW window; false with `why` set when neither can
+// be had here.
+bool open_window(TestWindow& out, std::string& why) {
+    if (loader_has_extension(VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME)) {
+        out.surface.instance_extensions = {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME};
+        out.surface.create = make_headless_surface;
+        return true;
+    }
+    why = "the Vulkan loader offers no VK_EXT_headless_surface";
+#if SPINEGPU_TEST_GLFW
+    std::string glfw_why;
+    if (open_glfw_window(out, glfw_why)) return true;
+    why += ", and " + glfw_why;
+#endif
+    return false;
+}
+
+// A renderer with validation presenting to `window` (opened here); null with `skip_reason` set when this machine
+// has no window to give it or no device presents to it, where SPINEGPU_TEST_REQUIRE_WINDOW is not set (any other
+// failure fails the test).
+std::unique_ptr<Renderer> create_window_renderer(TestWindow& window, bool vsync, std::string& skip_reason) {
+    std::string why;
+    if (!open_window(window, why)) {
+        if (std::getenv("SPINEGPU_TEST_REQUIRE_WINDOW") != nullptr)
+            ADD_FAILURE() << "a window is required here: " << why;
+        else
+            skip_reason = why;
         return nullptr;
     }
-    WindowSurface window;
-    window.instance_extensions = {VK_KHR_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME};
-    window.create = make_headless_surface;
-    window.vsync = vsync;
+    window.surface.vsync = vsync;
     RendererDesc desc;
     desc.validation = true;
-    desc.window = &window;
+    desc.window = &window.surface;
     Result<std::unique_ptr<Renderer>> made = Renderer::create(desc);
     if (made) return std::move(*made);
     const Error& e = made.error();
@@ -66,7 +147,8 @@ std::unique_ptr<Renderer> create_window_renderer(bool vsync, std::string& skip_r
 TEST(RendererWindow, frames_are_presented_at_every_size_the_window_takes_and_read_back_as_drawn) {
     for (bool vsync : {true, false}) {
         std::string skip_reason;
-        std::unique_ptr<Renderer> renderer = create_window_renderer(vsync, skip_reason);
+        TestWindow window;
+        std::unique_ptr<Renderer> renderer = create_window_renderer(window, vsync, skip_reason);
         if (!renderer) {
             if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
             return;
@@ -105,7 +187,8 @@ TEST(RendererWindow, frames_are_presented_at_every_size_the_window_takes_and_rea
 
 TEST(RendererWindow, presenting_before_a_frame_at_the_targets_size_fails_saying_so) {
     std::string skip_reason;
-    std::unique_ptr<Renderer> renderer = create_window_renderer(true, skip_reason);
+    TestWindow window;
+    std::unique_ptr<Renderer> renderer = create_window_renderer(window, true, skip_reason);
     if (!renderer) {
         if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
         return;
