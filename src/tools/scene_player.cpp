@@ -95,11 +95,24 @@ Result<void> ScenePlayer::add_types_to(gpu::Renderer& renderer) {
     return {};
 }
 
-void ScenePlayer::step() {
-    for (Actor& a : actors_) {
+void ScenePlayer::step_range(std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+        Actor& a = actors_[i];
         a.player->run_step(a.next_step++, scene_.dt);
         a.player->state.notifications.clear();
     }
+}
+
+void ScenePlayer::step(WorkerPool* pool) {
+    if (pool == nullptr) {
+        step_range(0, actors_.size());
+        return;
+    }
+    const RangeJob job{[](void* self, std::size_t begin, std::size_t end) {
+                           static_cast<ScenePlayer*>(self)->step_range(begin, end);
+                       },
+                       this};
+    pool->run(actors_.size(), 64, job);
 }
 
 Result<gpu::Camera2D> ScenePlayer::camera() {

@@ -14,6 +14,7 @@
 #include "skeleton_assets.hpp"
 #include "spinegpu/core/result.hpp"
 #include "spinegpu/gpu/renderer.hpp"
+#include "spinegpu/runtime/batch_update.hpp"
 
 namespace spinegpu::tools {
 
@@ -29,8 +30,9 @@ public:
 
     // Adds every type to `renderer`, giving it the page images (so once per player).
     Result<void> add_types_to(gpu::Renderer& renderer);
-    // Steps every character one frame of the scene's dt (notifications dropped).
-    void step();
+    // Steps every character one frame of the scene's dt (notifications dropped), on `pool`'s threads when given (the
+    // characters are independent: the poses are the same either way).
+    void step(WorkerPool* pool = nullptr);
     // The characters to draw, back to front, with their current poses.
     std::span<const gpu::CharacterDraw> draws() const { return draws_; }
     std::uint32_t character_count() const { return static_cast<std::uint32_t>(actors_.size()); }
@@ -49,6 +51,7 @@ private:
 
     explicit ScenePlayer(const SceneFile& scene) : scene_(scene) {}
     Result<void> add_character(const SceneCharacter& c);
+    void step_range(std::size_t begin, std::size_t end);
 
     const SceneFile& scene_;
     std::vector<SkeletonAssets> types_;

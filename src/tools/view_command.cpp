@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli_args.hpp"
@@ -102,10 +103,10 @@ struct ViewOptions {
     std::optional<std::uint32_t> width, height;
 };
 
-// Plays `player` in `window` through `renderer` until the window closes (or the frames are done); prints the
-// summary. Returns the exit code.
+// Plays `player` in `window` through `renderer` until the window closes (or the frames are done), stepping the
+// characters on `pool` (which the renderer packs on); prints the summary. Returns the exit code.
 int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, ScenePlayer& player,
-         const SceneFile& scene, const ViewOptions& options) {
+         const SceneFile& scene, const ViewOptions& options, WorkerPool& pool) {
     ViewKeys keys;
     glfw.set_window_user_pointer(window, &keys);
     glfw.set_key_callback(window, on_key);
@@ -127,7 +128,7 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
         const bool steps = !holding && !keys.paused;
         if (steps) {
             const auto start = std::chrono::steady_clock::now();
-            player.step();
+            player.step(&pool);
             last_update = ms_since(start);
             ++stepped;
         }
@@ -290,6 +291,8 @@ int run_view(int argc, char** argv) {
     surface.create = make_surface;
     surface.context = window.handle;
     surface.vsync = !args->has("--no-vsync");
+    // Every core steps the characters and packs their poses (the pool outlives the renderer that uses it).
+    WorkerPool pool(std::max(1u, std::thread::hardware_concurrency()));
     gpu::RendererDesc desc;
     desc.device = args->get("--device").value_or("");
     desc.validation = args->has("--validation");
@@ -297,9 +300,10 @@ int run_view(int argc, char** argv) {
     Result<std::unique_ptr<gpu::Renderer>> renderer = gpu::Renderer::create(desc);
     if (!renderer) return fail(renderer.error());
     if (Result<void> added = (*loaded)->add_types_to(**renderer); !added) return fail(added.error());
+    (*renderer)->set_worker_pool(&pool);
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
-    return play(glfw, window.handle, **renderer, **loaded, scene, options);
+    return play(glfw, window.handle, **renderer, **loaded, scene, options, pool);
 }
 
 }  // namespace spinegpu::tools
