@@ -120,6 +120,7 @@ int run_demo(int argc, char** argv) {
     std::printf("(device: %s; medians over %u frames; update is the runtime on one thread)\n",
                 written->device.c_str(), *frames);
     std::printf("\nwrote %s/demo.png and %u frames in %s/demo-frames/\n", out.c_str(), *frames, out.c_str());
+    std::printf("with a display, `spinegpu view --characters %u` plays this crowd live in a window\n", *characters);
     return 0;
 }
 
