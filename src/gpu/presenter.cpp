@@ -6,12 +6,24 @@
 namespace spinegpu::gpu {
 namespace {
 
-// The window image formats that take the target's bytes as they are: 8-bit UNORM (the target holds sRGB-encoded
-// colour, blended as Spine blends, so an sRGB format would encode it a second time), in the usual colour space.
-bool takes_target_bytes(const VkSurfaceFormatKHR& f) {
-    return (f.format == VK_FORMAT_B8G8R8A8_UNORM || f.format == VK_FORMAT_R8G8B8A8_UNORM) &&
-           f.colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
+// How well a window image format takes the target's sRGB-encoded colour (blended as Spine blends): 2 for 8-bit
+// UNORM, which takes its bytes as they are; 1 for 10-bit UNORM, which the blit widens; 0 for the rest (an sRGB format
+// would encode the colour a second time). Only in the usual colour space.
+int fitness(const VkSurfaceFormatKHR& f) {
+    if (f.colorSpace != VK_COLOR_SPACE_SRGB_NONLINEAR_KHR) return 0;
+    switch (f.format) {
+        case VK_FORMAT_B8G8R8A8_UNORM:
+        case VK_FORMAT_R8G8B8A8_UNORM:
+        case VK_FORMAT_A8B8G8R8_UNORM_PACK32: return 2;
+        case VK_FORMAT_A2R10G10B10_UNORM_PACK32:
+        case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return 1;
+        default: return 0;
+    }
 }
+
+// How long an acquire may wait for a window image before the frame is given up (not shown), so that a window system
+// that holds its images back (a hidden window, with some) cannot hold the caller for ever.
+constexpr std::uint64_t k_acquire_timeout_ns = 250'000'000;
 
 VkPresentModeKHR choose_present_mode(VkPhysicalDevice physical, VkSurfaceKHR surface, bool vsync) {
     if (vsync) return VK_PRESENT_MODE_FIFO_KHR;  // (every device offers it)
@@ -102,21 +114,33 @@ Result<bool> Presenter::remake(VkExtent2D window) {
         extent = {std::clamp(window.width, caps.minImageExtent.width, caps.maxImageExtent.width),
                   std::clamp(window.height, caps.minImageExtent.height, caps.maxImageExtent.height)};
     asked_for_ = window;
-    if (extent.width == 0 || extent.height == 0) return false;  // minimized
+    if (extent.width == 0 || extent.height == 0) {  // minimized: tried again at the next present
+        stale_ = true;
+        return false;
+    }
     if ((caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT) == 0)
         return make_error("vulkan", "window", "the window's images cannot be copied to (no TRANSFER_DST usage)");
 
     std::uint32_t count = 0;
-    vkGetPhysicalDeviceSurfaceFormatsKHR(c_.physical, c_.surface, &count, nullptr);
+    if (VkResult r = vkGetPhysicalDeviceSurfaceFormatsKHR(c_.physical, c_.surface, &count, nullptr); r != VK_SUCCESS)
+        return vk_error("vkGetPhysicalDeviceSurfaceFormatsKHR", r);
     std::vector<VkSurfaceFormatKHR> formats(count);
-    vkGetPhysicalDeviceSurfaceFormatsKHR(c_.physical, c_.surface, &count, formats.data());
-    auto format = std::find_if(formats.begin(), formats.end(), takes_target_bytes);
-    if (format == formats.end())
-        return make_error("vulkan", "window", "the window offers no B8G8R8A8_UNORM or R8G8B8A8_UNORM format");
-    VkFormatProperties props{};
-    vkGetPhysicalDeviceFormatProperties(c_.physical, format->format, &props);
-    if ((props.optimalTilingFeatures & VK_FORMAT_FEATURE_BLIT_DST_BIT) == 0)
-        return make_error("vulkan", "window", c_.device_name + " cannot blit to the window's image format");
+    if (VkResult r = vkGetPhysicalDeviceSurfaceFormatsKHR(c_.physical, c_.surface, &count, formats.data());
+        r != VK_SUCCESS && r != VK_INCOMPLETE)
+        return vk_error("vkGetPhysicalDeviceSurfaceFormatsKHR", r);
+    formats.resize(count);
+    // The fittest format the device can blit to.
+    const VkSurfaceFormatKHR* format = nullptr;
+    for (const VkSurfaceFormatKHR& f : formats) {
+        VkFormatProperties props{};
+        vkGetPhysicalDeviceFormatProperties(c_.physical, f.format, &props);
+        if (fitness(f) > 0 && (props.optimalTilingFeatures & VK_FORMAT_FEATURE_BLIT_DST_BIT) != 0 &&
+            (format == nullptr || fitness(f) > fitness(*format)))
+            format = &f;
+    }
+    if (format == nullptr)
+        return make_error("vulkan", "window", "the window offers no 8- or 10-bit UNORM format (non-linear sRGB colour "
+                                              "space) that " + c_.device_name + " can blit to");
 
     VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
     info.surface = c_.surface;
@@ -129,9 +153,10 @@ Result<bool> Presenter::remake(VkExtent2D window) {
     info.imageUsage = VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
     info.preTransform = caps.currentTransform;
-    info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+    info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;  // (every surface supports one of the four)
     for (VkCompositeAlphaFlagBitsKHR a : {VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR, VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR,
-                                          VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR})
+                                          VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR,
+                                          VK_COMPOSITE_ALPHA_POST_MULTIPLIED_BIT_KHR})
         if (caps.supportedCompositeAlpha & a) {
             info.compositeAlpha = a;
             break;
@@ -147,9 +172,11 @@ Result<bool> Presenter::remake(VkExtent2D window) {
     format_ = format->format;
     extent_ = extent;
     stale_ = false;
-    vkGetSwapchainImagesKHR(c_.device, swapchain_, &count, nullptr);
+    if (VkResult got = vkGetSwapchainImagesKHR(c_.device, swapchain_, &count, nullptr); got != VK_SUCCESS)
+        return vk_error("vkGetSwapchainImagesKHR", got);
     images_.resize(count);
-    vkGetSwapchainImagesKHR(c_.device, swapchain_, &count, images_.data());
+    if (VkResult got = vkGetSwapchainImagesKHR(c_.device, swapchain_, &count, images_.data()); got != VK_SUCCESS)
+        return vk_error("vkGetSwapchainImagesKHR", got);
     copied_.assign(count, VK_NULL_HANDLE);
     for (VkSemaphore& s : copied_) {
         VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
@@ -158,6 +185,13 @@ Result<bool> Presenter::remake(VkExtent2D window) {
             return vk_error("vkCreateSemaphore", made_semaphore);
     }
     return true;
+}
+
+bool Presenter::extent_changed() const {
+    VkSurfaceCapabilitiesKHR caps;
+    if (vkGetPhysicalDeviceSurfaceCapabilitiesKHR(c_.physical, c_.surface, &caps) != VK_SUCCESS) return true;
+    return caps.currentExtent.width != 0xFFFFFFFFu &&
+           (caps.currentExtent.width != extent_.width || caps.currentExtent.height != extent_.height);
 }
 
 void Presenter::record_copy(VkCommandBuffer cb, VkImage target, VkExtent2D size, std::uint32_t image) const {
@@ -198,14 +232,16 @@ Result<bool> Presenter::present(VkImage target, VkExtent2D size, VkExtent2D wind
     if (VkResult r = vkWaitForFences(c_.device, 1, &slot.done, VK_TRUE, UINT64_MAX); r != VK_SUCCESS)
         return vk_error("vkWaitForFences", r);
     std::uint32_t image = 0;
-    VkResult acquired = vkAcquireNextImageKHR(c_.device, swapchain_, UINT64_MAX, slot.acquired, VK_NULL_HANDLE,
-                                              &image);
-    if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {  // (the semaphore is left unsignalled)
+    VkResult acquired = vkAcquireNextImageKHR(c_.device, swapchain_, k_acquire_timeout_ns, slot.acquired,
+                                              VK_NULL_HANDLE, &image);
+    // (Without an image, the semaphore is left unsignalled and the slot's fence as it was.)
+    if (acquired == VK_TIMEOUT || acquired == VK_NOT_READY) return false;
+    if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
         stale_ = true;
         return false;
     }
     if (acquired == VK_SUBOPTIMAL_KHR) {
-        stale_ = true;  // shown this time, remade for the next
+        stale_ = stale_ || extent_changed();  // shown this time; remade for the next if the window's size moved
     } else if (acquired != VK_SUCCESS) {
         return vk_error("vkAcquireNextImageKHR", acquired);
     }
@@ -236,7 +272,7 @@ Result<bool> Presenter::present(VkImage target, VkExtent2D size, VkExtent2D wind
         return false;
     }
     if (presented == VK_SUBOPTIMAL_KHR) {
-        stale_ = true;
+        stale_ = stale_ || extent_changed();
     } else if (presented != VK_SUCCESS) {
         return vk_error("vkQueuePresentKHR", presented);
     }

@@ -26,7 +26,8 @@ public:
     // Copies `target` (R8G8B8A8_UNORM, `size` pixels, in TRANSFER_SRC_OPTIMAL layout once the work queued before
     // is done, as a frame leaves it) into the window's next image, scaled to fill it, and presents that image. The
     // swapchain is (re)made to `window` pixels first when it is stale or that size changed. False, showing nothing,
-    // when the window has no area or the swapchain went out of date (remade on the next call).
+    // when the window has no area, the swapchain went out of date (remade on the next call), or no window image came
+    // free within a quarter of a second.
     Result<bool> present(VkImage target, VkExtent2D size, VkExtent2D window);
     // Waits until no present queued reads the target (before the target is destroyed).
     Result<void> wait();
@@ -42,6 +43,9 @@ private:
     // Makes the swapchain for a window of `window` pixels (the old one retired); false when it has no area.
     Result<bool> remake(VkExtent2D window);
     void destroy_swapchain();
+    // Whether the window's size is no longer the swapchain's (a suboptimal swapchain of the right size is kept,
+    // rather than remade every frame).
+    bool extent_changed() const;
     void record_copy(VkCommandBuffer cb, VkImage target, VkExtent2D size, std::uint32_t image) const;
 
     VkContext& c_;

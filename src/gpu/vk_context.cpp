@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "spinegpu/gpu/renderer.hpp"
+
 namespace spinegpu::gpu {
 namespace {
 

@@ -12,9 +12,10 @@
 #include <string>
 
 #include "spinegpu/core/result.hpp"
-#include "spinegpu/gpu/renderer.hpp"
 
 namespace spinegpu::gpu {
+
+struct WindowSurface;  // (renderer.hpp)
 
 struct VkContext {
     VkInstance instance = VK_NULL_HANDLE;

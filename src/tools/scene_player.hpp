@@ -23,8 +23,10 @@ public:
     // Loads the scene's types and sets its characters up (each at its start time). `command` and `path` name the
     // command and the path it draws through in warnings. Errors name the scene file and place (the schedule file's
     // own errors told from the scene's place that names it).
+    // `scene` must outlive the player.
     static Result<std::unique_ptr<ScenePlayer>> load(const SceneFile& scene, const char* command,
                                                      gpu::RenderPath path);
+    static Result<std::unique_ptr<ScenePlayer>> load(const SceneFile&& scene, const char*, gpu::RenderPath) = delete;
     ScenePlayer(const ScenePlayer&) = delete;
     ScenePlayer& operator=(const ScenePlayer&) = delete;
 

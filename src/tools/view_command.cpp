@@ -27,7 +27,12 @@ namespace {
 
 std::atomic<bool> g_stop_asked{false};  // SIGINT or SIGTERM: the window closes as its close button closes it
 
-void on_stop_signal(int) { g_stop_asked = true; }
+// The first SIGINT or SIGTERM asks the view to close; a second one ends the process as the signal does by default
+// (in case the view cannot close, waiting on the window system).
+void on_stop_signal(int signal) {
+    g_stop_asked = true;
+    std::signal(signal, SIG_DFL);
+}
 
 const GlfwLibrary* g_glfw = nullptr;  // for the key callback
 
@@ -66,11 +71,10 @@ std::int32_t make_surface(void* window, void* instance, void* surface) {
                                          nullptr, static_cast<VkSurfaceKHR*>(surface));
 }
 
-// The scene's camera for a window of w x h pixels: the scene's canvas scaled to fit it, centred (the same camera
-// when the window is the canvas's size).
+// The scene's camera for a window of w x h pixels: the scene's canvas scaled to fit it, centred (the same camera,
+// exactly, when the window is the canvas's size).
 gpu::Camera2D camera_in_window(const gpu::Camera2D& camera, const SceneFile& scene, int w, int h) {
     const double fit = std::min(static_cast<double>(w) / scene.width, static_cast<double>(h) / scene.height);
-    if (fit == 1.0) return camera;
     const double left = (w - scene.width * fit) / 2, top = (h - scene.height * fit) / 2;
     return {static_cast<float>(camera.scale * fit), static_cast<float>(camera.ox * fit + left),
             static_cast<float>(camera.oy * fit + top)};
@@ -86,14 +90,15 @@ double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The demo crowd of `count` knights over a 1920x1080 canvas, its rig written to a temporary folder that is removed
-// once the crowd is loaded.
-struct DemoCrowd {
-    std::filesystem::path rig_dir;
-    ~DemoCrowd() {
+// The temporary folder the demo crowd's rig is written to, removed once the crowd is loaded (or on any return).
+struct DemoRigFolder {
+    std::filesystem::path path;
+    void remove() {
         std::error_code ec;
-        if (!rig_dir.empty()) std::filesystem::remove_all(rig_dir, ec);
+        if (!path.empty()) std::filesystem::remove_all(path, ec);
+        path.clear();
     }
+    ~DemoRigFolder() { remove(); }
 };
 
 struct ViewOptions {
@@ -177,6 +182,8 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
             last_title = now;
         }
     }
+    glfw.set_key_callback(window, nullptr);
+    glfw.set_window_user_pointer(window, nullptr);
     Result<gpu::FrameStats> last = renderer.finish();
     if (!last) {
         std::fprintf(stderr, "spinegpu view: %s\n", last.error().message().c_str());
@@ -235,9 +242,12 @@ int run_view(int argc, char** argv) {
     std::optional<std::uint32_t> characters = args->whole("--characters", 1, 100000, 400u);
     if (!characters) return usage("--characters needs a whole number from 1 to 100000");
 
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+
     // The crowd: the scene file's, or the demo's.
     SceneFile scene;
-    DemoCrowd demo;
+    DemoRigFolder demo_rig;
     if (scene_path) {
         Result<std::string> text = read_file_text(*scene_path);
         if (!text) return fail(text.error());
@@ -249,11 +259,12 @@ int run_view(int argc, char** argv) {
         std::string folder = (std::filesystem::temp_directory_path(ec) / "spinegpu-view-XXXXXX").string();
         if (ec || mkdtemp(folder.data()) == nullptr)
             return fail(make_error("spinegpu view", "demo rig", "cannot make a temporary folder for the rig"));
-        demo.rig_dir = folder;
+        demo_rig.path = folder;
         if (Result<void> written = write_demo_rig(folder, true); !written) return fail(written.error());
         scene = demo_scene(folder, *characters, 1920, 1080);
     }
     Result<std::unique_ptr<ScenePlayer>> loaded = ScenePlayer::load(scene, "view", options.path);
+    demo_rig.remove();  // (everything is read)
     if (!loaded) return fail(loaded.error());
 
     Result<const GlfwLibrary*> library = load_glfw();
@@ -301,8 +312,6 @@ int run_view(int argc, char** argv) {
     if (!renderer) return fail(renderer.error());
     if (Result<void> added = (*loaded)->add_types_to(**renderer); !added) return fail(added.error());
     (*renderer)->set_worker_pool(&pool);
-    std::signal(SIGINT, on_stop_signal);
-    std::signal(SIGTERM, on_stop_signal);
     return play(glfw, window.handle, **renderer, **loaded, scene, options, pool);
 }
 

@@ -1,5 +1,5 @@
-// Converts a window dump written by `xwd` (X Window Dump, version 7, a TrueColor visual at 24 or 32 bits per pixel)
-// into an opaque RGBA PNG, so that what an X server shows can be compared with compare_images.mjs:
+// Converts a window dump written by `xwd` (X Window Dump, version 7, a TrueColor visual with 8-bit channels at 24 or
+// 32 bits per pixel) into an opaque RGBA PNG, so that what an X server shows can be compared with compare_images.mjs:
 //
 //   node xwd_to_png.mjs IN.xwd OUT.png
 //
@@ -23,12 +23,15 @@ const field = (i) => (bigEndian ? bytes.readUInt32BE(4 * i) : bytes.readUInt32LE
 const [headerSize, , format, , width, height, , byteOrder, , , , bitsPerPixel, bytesPerLine, visualClass,
        redMask, greenMask, blueMask, , , colours] = Array.from({ length: 20 }, (_, i) => field(i));
 if (format !== 2) fail(`${input}: pixmap format ${format}, not ZPixmap (2)`);
-if (visualClass !== 4 && visualClass !== 5) fail(`${input}: visual class ${visualClass}, not TrueColor or DirectColor`);
+if (visualClass !== 4 && visualClass !== 5) fail(`${input}: visual class ${visualClass}, not TrueColor`);
 if (bitsPerPixel !== 32 && bitsPerPixel !== 24) fail(`${input}: ${bitsPerPixel} bits per pixel`);
 const start = headerSize + 12 * colours;
 if (bytes.length < start + bytesPerLine * height) fail(`${input}: the pixels are cut short`);
 const shift = (mask) => { let s = 0; while (mask !== 0 && ((mask >>> s) & 1) === 0) s++; return s; };
 const channels = [redMask, greenMask, blueMask].map((mask) => ({ mask, shift: shift(mask) }));
+for (const c of channels)
+  if (c.mask >>> c.shift !== 0xff) fail(`${input}: a colour mask 0x${c.mask.toString(16)} is not 8 bits wide`);
+if (visualClass !== 4) fail(`${input}: a DirectColor visual (its colour map is not read)`);
 const step = bitsPerPixel / 8;
 const png = new PNG({ width, height });
 for (let y = 0; y < height; y++) {

@@ -179,8 +179,9 @@ public:
     // Shows the last frame drawn in the window (RendererDesc::window), scaled to fill its `width` x `height` pixels
     // (its framebuffer size; draw at that size to show the frame 1:1). Does not wait for the frame: the copy into the
     // window's next image is queued after it. Returns false, showing nothing, when the window has no area
-    // (minimized) or its swapchain no longer matches it (remade on the next call). Fails without a window, or when
-    // no frame has been drawn since the target was last resized.
+    // (minimized), its swapchain no longer matches it (remade on the next call), or the window system gave no image
+    // within a quarter of a second. Fails without a window, or when no frame has been drawn since the target was last
+    // resized.
     Result<bool> present(std::uint32_t width, std::uint32_t height);
 
     struct Impl;
