@@ -62,12 +62,9 @@ Result<std::unique_ptr<Presenter>> Presenter::create(VkContext& context, VkComma
         fence.flags = VK_FENCE_CREATE_SIGNALED_BIT;
         if (VkResult r = vkCreateFence(d, &fence, nullptr, &s.done); r != VK_SUCCESS)
             return vk_error("vkCreateFence", r);
-        VkCommandBufferAllocateInfo cb{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        cb.commandPool = pool;
-        cb.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        cb.commandBufferCount = 1;
-        if (VkResult r = vkAllocateCommandBuffers(d, &cb, &s.commands); r != VK_SUCCESS)
-            return vk_error("vkAllocateCommandBuffers", r);
+        Result<VkCommandBuffer> commands = allocate_command_buffer(d, pool);
+        if (!commands) return commands.error();
+        s.commands = *commands;
     }
     // The copy scales with a blit: the target must be a blit source, and a window format a blit destination.
     VkFormatProperties target{};

@@ -323,12 +323,9 @@ Result<void> Renderer::Impl::create_frames() {
     }
     frames.resize(frames_in_flight);
     for (FrameSlot& f : frames) {
-        VkCommandBufferAllocateInfo cb{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        cb.commandPool = command_pool;
-        cb.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        cb.commandBufferCount = 1;
-        if (VkResult r = vkAllocateCommandBuffers(d, &cb, &f.commands); r != VK_SUCCESS)
-            return vk_error("vkAllocateCommandBuffers", r);
+        Result<VkCommandBuffer> commands = allocate_command_buffer(d, command_pool);
+        if (!commands) return commands.error();
+        f.commands = *commands;
         VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         if (VkResult r = vkCreateFence(d, &fence, nullptr, &f.fence); r != VK_SUCCESS)
             return vk_error("vkCreateFence", r);
@@ -373,13 +370,9 @@ Result<void> Renderer::Impl::create_frames() {
 
 Result<void> Renderer::Impl::submit_once(const std::function<void(VkCommandBuffer)>& record) {
     VkDevice d = context->device;
-    VkCommandBufferAllocateInfo cb{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cb.commandPool = command_pool;
-    cb.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cb.commandBufferCount = 1;
-    VkCommandBuffer commands = VK_NULL_HANDLE;
-    if (VkResult r = vkAllocateCommandBuffers(d, &cb, &commands); r != VK_SUCCESS)
-        return vk_error("vkAllocateCommandBuffers", r);
+    Result<VkCommandBuffer> allocated = allocate_command_buffer(d, command_pool);
+    if (!allocated) return allocated.error();
+    VkCommandBuffer commands = *allocated;
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     vkBeginCommandBuffer(commands, &begin);

@@ -161,6 +161,17 @@ VkContext::~VkContext() {
     if (instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
 }
 
+Result<VkCommandBuffer> allocate_command_buffer(VkDevice device, VkCommandPool pool) {
+    VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    info.commandPool = pool;
+    info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    info.commandBufferCount = 1;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    if (VkResult r = vkAllocateCommandBuffers(device, &info, &commands); r != VK_SUCCESS)
+        return vk_error("vkAllocateCommandBuffers", r);
+    return commands;
+}
+
 std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags,
                               VkMemoryPropertyFlags excluded) {
     for (std::uint32_t i = 0; i < context.memory.memoryTypeCount; ++i) {

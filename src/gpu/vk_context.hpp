@@ -56,6 +56,9 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
 std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags,
                               VkMemoryPropertyFlags excluded = 0);
 
+// A primary command buffer from `pool`.
+Result<VkCommandBuffer> allocate_command_buffer(VkDevice device, VkCommandPool pool);
+
 // An Error for a failed Vulkan call, naming the call and the VkResult.
 Error vk_error(const char* call, VkResult result);
 

@@ -12,6 +12,10 @@ using namespace spinegpu::gpu;
 std::unique_ptr<Renderer> create_renderer(std::string& skip_reason) {
     RendererDesc desc;
     desc.validation = true;
+    return create_renderer(desc, skip_reason);
+}
+
+std::unique_ptr<Renderer> create_renderer(const RendererDesc& desc, std::string& skip_reason) {
     Result<std::unique_ptr<Renderer>> r = Renderer::create(desc);
     if (r) return std::move(*r);
     const Error& e = r.error();

@@ -25,6 +25,8 @@ inline const Color k_background{0.2f, 0.4f, 0.6f, 1.0f};
 // Creates a renderer with validation; null (the caller skips) when there is no Vulkan device or loader. Any other
 // failure fails the test.
 std::unique_ptr<gpu::Renderer> create_renderer(std::string& skip_reason);
+// The same for a renderer made from `desc` (its validation as it says).
+std::unique_ptr<gpu::Renderer> create_renderer(const gpu::RendererDesc& desc, std::string& skip_reason);
 
 // Declares `name`, a renderer from create_renderer, or skips (no device) or returns (failed) from the test.
 #define SPINEGPU_REQUIRE_RENDERER(name)                                    \
