@@ -33,7 +33,12 @@ Result<GlfwLibrary> open_glfw() {
         find(library, "glfwGetFramebufferSize", g.framebuffer_size) &&
         find(library, "glfwSetWindowUserPointer", g.set_window_user_pointer) &&
         find(library, "glfwGetWindowUserPointer", g.window_user_pointer) &&
-        find(library, "glfwSetKeyCallback", g.set_key_callback) && find(library, "glfwPollEvents", g.poll_events) &&
+        find(library, "glfwSetKeyCallback", g.set_key_callback) &&
+        find(library, "glfwSetScrollCallback", g.set_scroll_callback) &&
+        find(library, "glfwSetMouseButtonCallback", g.set_mouse_button_callback) &&
+        find(library, "glfwSetCursorPosCallback", g.set_cursor_pos_callback) &&
+        find(library, "glfwGetCursorPos", g.cursor_pos) && find(library, "glfwGetWindowSize", g.window_size) &&
+        find(library, "glfwPollEvents", g.poll_events) &&
         find(library, "glfwWaitEventsTimeout", g.wait_events_timeout) &&
         find(library, "glfwGetPrimaryMonitor", g.primary_monitor) && find(library, "glfwGetVideoMode", g.video_mode);
     if (!found)

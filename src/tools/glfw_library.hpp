@@ -31,6 +31,11 @@ struct GlfwLibrary {
     decltype(&glfwSetWindowUserPointer) set_window_user_pointer;
     decltype(&glfwGetWindowUserPointer) window_user_pointer;
     decltype(&glfwSetKeyCallback) set_key_callback;
+    decltype(&glfwSetScrollCallback) set_scroll_callback;
+    decltype(&glfwSetMouseButtonCallback) set_mouse_button_callback;
+    decltype(&glfwSetCursorPosCallback) set_cursor_pos_callback;
+    decltype(&glfwGetCursorPos) cursor_pos;
+    decltype(&glfwGetWindowSize) window_size;
     decltype(&glfwPollEvents) poll_events;
     decltype(&glfwWaitEventsTimeout) wait_events_timeout;
     decltype(&glfwGetPrimaryMonitor) primary_monitor;

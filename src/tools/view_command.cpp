@@ -21,6 +21,7 @@
 #include "scene_player.hpp"
 #include "spinegpu/core/file.hpp"
 #include "usage.hpp"
+#include "view_controls.hpp"
 
 namespace spinegpu::tools {
 namespace {
@@ -34,21 +35,7 @@ void on_stop_signal(int signal) {
     std::signal(signal, SIG_DFL);
 }
 
-const GlfwLibrary* g_glfw = nullptr;  // for the key callback
-
-// What the keys change.
-struct ViewKeys {
-    bool paused = false;
-};
-
-void on_key(GLFWwindow* window, int key, int, int action, int) {
-    if (action != GLFW_PRESS) return;
-    if (key == GLFW_KEY_ESCAPE || key == GLFW_KEY_Q) g_glfw->set_window_should_close(window, GLFW_TRUE);
-    if (key == GLFW_KEY_SPACE) {
-        auto* keys = static_cast<ViewKeys*>(g_glfw->window_user_pointer(window));
-        keys->paused = !keys->paused;
-    }
-}
+const GlfwLibrary* g_glfw = nullptr;  // for make_surface
 
 // GLFW initialised, and terminated at the end of the scope (which destroys any window left).
 struct GlfwSession {
@@ -69,15 +56,6 @@ struct Window {
 std::int32_t make_surface(void* window, void* instance, void* surface) {
     return g_glfw->create_window_surface(static_cast<VkInstance>(instance), static_cast<GLFWwindow*>(window),
                                          nullptr, static_cast<VkSurfaceKHR*>(surface));
-}
-
-// The scene's camera for a window of w x h pixels: the scene's canvas scaled to fit it, centred (the same camera,
-// exactly, when the window is the canvas's size).
-gpu::Camera2D camera_in_window(const gpu::Camera2D& camera, const SceneFile& scene, int w, int h) {
-    const double fit = std::min(static_cast<double>(w) / scene.width, static_cast<double>(h) / scene.height);
-    const double left = (w - scene.width * fit) / 2, top = (h - scene.height * fit) / 2;
-    return {static_cast<float>(camera.scale * fit), static_cast<float>(camera.ox * fit + left),
-            static_cast<float>(camera.oy * fit + top)};
 }
 
 double median(std::vector<double> values) {
@@ -112,17 +90,21 @@ struct ViewOptions {
 // characters on `pool` (which the renderer packs on); prints the summary. Returns the exit code.
 int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, ScenePlayer& player,
          const SceneFile& scene, const ViewOptions& options, WorkerPool& pool) {
-    ViewKeys keys;
-    glfw.set_window_user_pointer(window, &keys);
-    glfw.set_key_callback(window, on_key);
+    ViewControls controls;
+    attach_controls(glfw, window, controls);
+    struct Detached {  // (on every return: the callbacks point at `controls`)
+        const GlfwLibrary& glfw;
+        GLFWwindow* window;
+        ~Detached() { detach_controls(glfw, window); }
+    } detached{glfw, window};
     std::vector<double> frame_ms, update_ms, pack_ms, record_ms;
     std::uint32_t stepped = 0, shown = 0;
     bool holding = false;
-    int held_w = 0, held_h = 0;  // the size the held frame was last announced at
+    std::string held_at;  // the size and camera the held frame was last announced at
     auto last_present = std::chrono::steady_clock::now(), last_title = last_present;
     double last_update = 0;
     while (!glfw.window_should_close(window) && !g_stop_asked) {
-        if (holding || keys.paused) glfw.wait_events_timeout(0.05);
+        if (holding || controls.paused) glfw.wait_events_timeout(0.05);
         else glfw.poll_events();
         int w = 0, h = 0;
         glfw.framebuffer_size(window, &w, &h);
@@ -130,21 +112,21 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
             glfw.wait_events_timeout(0.05);
             continue;
         }
-        const bool steps = !holding && !keys.paused;
+        const bool steps = !holding && !controls.paused;
         if (steps) {
             const auto start = std::chrono::steady_clock::now();
             player.step(&pool);
             last_update = ms_since(start);
             ++stepped;
         }
-        Result<gpu::Camera2D> camera = player.camera();
-        if (!camera) {
-            std::fprintf(stderr, "spinegpu view: %s\n", camera.error().message().c_str());
+        Result<gpu::Camera2D> scene_camera = player.camera();
+        if (!scene_camera) {
+            std::fprintf(stderr, "spinegpu view: %s\n", scene_camera.error().message().c_str());
             return 1;
         }
-        Result<gpu::FrameStats> stats =
-            renderer.draw(player.draws(), camera_in_window(*camera, scene, w, h), static_cast<std::uint32_t>(w),
-                          static_cast<std::uint32_t>(h), scene.background, options.path);
+        const gpu::Camera2D camera = controls.camera(*scene_camera, scene, w, h);
+        Result<gpu::FrameStats> stats = renderer.draw(player.draws(), camera, static_cast<std::uint32_t>(w),
+                                                      static_cast<std::uint32_t>(h), scene.background, options.path);
         Result<bool> presented = stats ? renderer.present(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h))
                                        : Result<bool>(stats.error());
         if (!presented) {
@@ -164,26 +146,27 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
             if (!options.hold) break;
             holding = true;
         }
-        if (holding && *presented && (w != held_w || h != held_h)) {  // (again when the window is resized)
-            char title[96];
-            std::snprintf(title, sizeof title, "spinegpu view: holding frame %u", stepped);
-            glfw.set_window_title(window, title);
-            std::printf("holding frame %u at %dx%d (close the window to end)\n", stepped, w, h);
-            std::fflush(stdout);
-            held_w = w;
-            held_h = h;
+        if (holding && *presented) {  // (announced again when the window is resized, zoomed or panned)
+            char at[128];
+            std::snprintf(at, sizeof at, "%dx%d, camera %.9g,%.9g,%.9g", w, h, camera.scale, camera.ox, camera.oy);
+            if (held_at != at) {
+                char title[96];
+                std::snprintf(title, sizeof title, "spinegpu view: holding frame %u", stepped);
+                glfw.set_window_title(window, title);
+                std::printf("holding frame %u at %s (close the window to end)\n", stepped, at);
+                std::fflush(stdout);
+                held_at = at;
+            }
         }
         if (!holding && std::chrono::duration<double>(now - last_title).count() >= 0.5 && !frame_ms.empty()) {
             char title[160];
             std::snprintf(title, sizeof title, "spinegpu view: %u characters, %.1f fps, update %.2f ms, pack %.2f ms%s",
                           player.character_count(), 1000.0 / median(frame_ms), last_update, stats->pack_ms,
-                          keys.paused ? " (paused)" : "");
+                          controls.paused ? " (paused)" : "");
             glfw.set_window_title(window, title);
             last_title = now;
         }
     }
-    glfw.set_key_callback(window, nullptr);
-    glfw.set_window_user_pointer(window, nullptr);
     Result<gpu::FrameStats> last = renderer.finish();
     if (!last) {
         std::fprintf(stderr, "spinegpu view: %s\n", last.error().message().c_str());

@@ -3,7 +3,8 @@
 # the view holds frame 12 of a scene (--frames 12 --hold), the X server's copy of the window, dumped by xwd, equals
 # render's frame-0012.png of the same scene through the same path, every pixel. Resized by xdotool, the window shows,
 # every pixel, what render draws of the scene at twice its size and camera scale, and at twice its height with the
-# canvas centred. Scenes: the demo rig's crowd through the gpu, gpu-tiles and cpu paths (the cpu path's view with
+# canvas centred; zoomed by a wheel step about its centre and dragged by (50, 20), it shows what render draws with the
+# camera the view announces (for the knights, exactly the camera that zoom and drag make). Scenes: the demo rig's crowd through the gpu, gpu-tiles and cpu paths (the cpu path's view with
 # --no-vsync); the five Spine example types of tests/scenes/crowd-mixed-types.json through the gpu path when the
 # examples are there. SIGTERM closes the view cleanly: its summary counts the 12 frames, and the validation layer, on
 # throughout, reports nothing. Also: without a display the error says a window needs one, and --hold needs --frames.
@@ -70,10 +71,10 @@ show() {
   local scene=$1 path=$2 out=$3 size=$4
   xvfb-run -n $display -s "-screen 0 1600x1000x24" bash -c '
     bin=$1 scene=$2 path=$3 out=$4 w=$5 h=$6
-    # Waits until the view says it holds frame 12 at the size given.
+    # Waits until the view says it holds frame 12 at the size given ($1), in a line after the first $2 it printed.
     held() {
       for _ in $(seq 1 1200); do
-        grep -q "holding frame 12 at $1 " "$out.log" && return 0
+        tail -n +$((${2:-0} + 1)) "$out.log" | grep -q "holding frame 12 at $1," && return 0
         kill -0 $pid 2>/dev/null || return 1
         sleep 0.1
       done
@@ -96,6 +97,22 @@ show() {
       held "$((2 * w))x$((2 * h))" && dump "$out-2x.xwd"
       xdotool search --name "spinegpu view: holding frame 12" windowsize $w $((2 * h))
       held "${w}x$((2 * h))" && dump "$out-tall.xwd"
+      # Back to the canvas size, then one wheel step up at its centre and a drag by (50, 20) with the left button.
+      lines=$(wc -l < "$out.log")
+      xdotool search --name "spinegpu view: holding frame 12" windowsize $w $h
+      if held "${w}x$h" "$lines"; then
+        xdotool search --name "spinegpu view: holding frame 12" mousemove --window %1 $((w / 2)) $((h / 2)) click 4 \
+          mousedown 1 mousemove --window %1 $((w / 2 + 50)) $((h / 2 + 20)) mouseup 1
+        # Until the last announcement has stood for a second.
+        last=
+        for _ in $(seq 1 100); do
+          sleep 1
+          now=$(grep "^holding" "$out.log" | tail -n 1)
+          [ "$now" = "$last" ] && break
+          last=$now
+        done
+        dump "$out-moved.xwd"
+      fi
     fi
     kill -TERM $pid
     wait $pid
@@ -138,9 +155,25 @@ check() {
     fs.writeFileSync(process.argv[3], JSON.stringify(tall));' "$scene" "${scene%.json}-2x.json" "${scene%.json}-tall.json"
   compare_dump "$out-2x" "${scene%.json}-2x.json" "$path" "$bg" "$name, $path, resized to twice the size"
   compare_dump "$out-tall" "${scene%.json}-tall.json" "$path" "$bg" "$name, $path, resized to twice the height"
+  # Zoomed and panned: the camera the view last announced draws the same picture.
+  local camera
+  camera=$(grep "^holding frame 12 at" "$out.log" | tail -n 1 | sed -n 's/.*, camera \([^ ]*\) .*/\1/p')
+  if [ -n "$expect_moved" ] && [ "$camera" != "$expect_moved" ]; then
+    echo "FAIL: $name, $path: zoomed about the centre and dragged, the camera is '$camera', not $expect_moved"
+    failed=1
+  fi
+  node -e '
+    const fs = require("fs"), s = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    const [scale, x, y] = process.argv[3].split(",").map(Number);
+    fs.writeFileSync(process.argv[2], JSON.stringify({...s, camera: {scale, x, y}}));' \
+    "$scene" "${scene%.json}-moved.json" "$camera"
+  compare_dump "$out-moved" "${scene%.json}-moved.json" "$path" "$bg" "$name, $path, zoomed and panned ($camera)"
 }
 
+# The knights' camera (1, 0, 360), zoomed 1.25 times about (320, 180) and moved by (50, 20).
+expect_moved=1.25,-30,425
 for path in gpu gpu-tiles cpu; do check "$work/knights.json" $path 640x360 1d2330ff knights; done
+expect_moved=
 if [ -d "$examples/spineboy" ]; then
   examples=$(cd "$examples" && pwd)
   sed "s|EXAMPLES/|$examples/|g" "$here/../scenes/crowd-mixed-types.json" > "$work/mixed.json"
