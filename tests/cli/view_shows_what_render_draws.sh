@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# `spinegpu view` opens a window on an X server (Xvfb) and shows in it exactly what `render --scene` draws: while
-# the view holds frame 12 of a scene (--frames 12 --hold), the X server's copy of the window, dumped by xwd, equals
+# `spinegpu view` opens a window on an X server (Xvfb) and shows in it exactly what `render --scene` draws: while the
+# view holds frame 12 of a scene (--frames 12 --hold), the X server's copy of the window, dumped by xwd, equals
 # render's frame-0012.png of the same scene through the same path, every pixel. Resized by xdotool, the window shows,
 # every pixel, what render draws of the scene at twice its size and camera scale, and at twice its height with the
-# canvas centred; zoomed by a wheel step about its centre and dragged by (50, 20), it shows what render draws with the
-# camera the view announces (for the knights, exactly the camera that zoom and drag make). Scenes: the demo rig's crowd through the gpu, gpu-tiles and cpu paths (the cpu path's view with
-# --no-vsync); the five Spine example types of tests/scenes/crowd-mixed-types.json through the gpu path when the
-# examples are there. SIGTERM closes the view cleanly: its summary counts the 12 frames, and the validation layer, on
-# throughout, reports nothing. Also: without a display the error says a window needs one, and --hold needs --frames.
+# canvas centred; zoomed by a wheel step about its centre and dragged by (50, 20), it shows what render draws with
+# the camera the view announces (for the knights, exactly the camera that zoom and drag make). Scenes: the demo rig's
+# crowd through the gpu, gpu-tiles and cpu paths (the cpu path's view with --no-vsync); the five Spine example types
+# of tests/scenes/crowd-mixed-types.json through the gpu path when the examples are there. SIGTERM closes the view
+# cleanly: its summary counts the 12 frames, and the validation layer, on throughout, reports nothing. Also: without
+# a display the error says a window needs one, and --hold needs --frames.
 #   bash view_shows_what_render_draws.sh SPINEGPU EXAMPLES_DIR BUILD_DIR      (exit 77: skipped)
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2} build=$3
@@ -152,7 +153,8 @@ check() {
                    camera: {scale: 2 * s.camera.scale, x: 2 * s.camera.x, y: 2 * s.camera.y}};
     const tall = {...s, height: 2 * s.height, camera: {...s.camera, y: s.camera.y + s.height / 2}};
     fs.writeFileSync(process.argv[2], JSON.stringify(twice));
-    fs.writeFileSync(process.argv[3], JSON.stringify(tall));' "$scene" "${scene%.json}-2x.json" "${scene%.json}-tall.json"
+    fs.writeFileSync(process.argv[3], JSON.stringify(tall));' \
+    "$scene" "${scene%.json}-2x.json" "${scene%.json}-tall.json"
   compare_dump "$out-2x" "${scene%.json}-2x.json" "$path" "$bg" "$name, $path, resized to twice the size"
   compare_dump "$out-tall" "${scene%.json}-tall.json" "$path" "$bg" "$name, $path, resized to twice the height"
   # Zoomed and panned: the camera the view last announced draws the same picture.
