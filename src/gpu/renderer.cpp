@@ -249,6 +249,7 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
                                   sizeof(fragments), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS)
             slot.stats.fragments = fragments;
     }
+    last_finished = slot.stats;
     return {};
 }
 
@@ -655,10 +656,12 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
 
 Result<FrameStats> Renderer::finish() {
     Impl& m = *impl_;
-    // Every slot is waited for, then the first error (if any) is returned.
+    // Every slot is waited for, oldest frame first (so that last_finished is the newest), then the first error (if
+    // any) is returned.
     std::optional<Error> failed;
-    for (FrameSlot& f : m.frames)
-        if (Result<void> r = m.wait_slot(f); !r && !failed) failed = r.error();
+    for (std::size_t k = 0; k < m.frames.size(); ++k)
+        if (Result<void> r = m.wait_slot(m.frames[(m.frame_index + k) % m.frames.size()]); !r && !failed)
+            failed = r.error();
     if (failed) return *failed;
     if (m.last_frame < 0) return FrameStats{};
     return m.frames[static_cast<std::size_t>(m.last_frame)].stats;
@@ -699,6 +702,8 @@ Result<Image> Renderer::read_back() {
     }
     return image;
 }
+
+std::optional<FrameStats> Renderer::last_finished() const { return impl_->last_finished; }
 
 Result<bool> Renderer::present(std::uint32_t width, std::uint32_t height) {
     Impl& m = *impl_;

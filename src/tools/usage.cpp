@@ -65,7 +65,7 @@ const char* const k_view_usage =
     "  Plays a scene file's crowd (format in the README), or the demo crowd of N knights (400), live in a window:\n"
     "  each frame is stepped as render --scene steps it, drawn at the window's size and shown. Needs a display and\n"
     "  GLFW (libglfw3). Esc or Q closes, Space pauses, the wheel zooms about the cursor, a left-button drag pans,\n"
-    "  R restores the scene's camera. On closing, prints the median frame, update and pack times.\n"
+    "  R restores the scene's camera. On closing, prints the median frame, update, pack and GPU times.\n"
     "  --width W --height H  the window (the scene's canvas, shrunk to fit 90% of the screen; the canvas is scaled\n"
     "                        to fit the window)\n"
     "  --frames N        close after N frames; with --hold, keep showing frame N until the window is closed\n"

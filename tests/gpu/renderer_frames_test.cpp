@@ -49,6 +49,35 @@ TEST(Renderer, frames_in_flight_draw_what_each_frame_alone_draws) {
     expect_no_validation_messages(*renderer);
 }
 
+// The renderer tells the stats of the frame it last waited for: none before any wait; with two frames in flight, the
+// third draw knows the first frame's, GPU time included (where the queue has timestamps), and finish the last one's.
+TEST(Renderer, the_last_finished_frame_is_known_without_waiting_for_the_newest) {
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    ASSERT_EQ(renderer->frames_in_flight(), 2u);
+    EXPECT_FALSE(renderer->last_finished().has_value());
+    // (Frames told apart by their measured packing and recording times, which no two frames share in practice.)
+    std::vector<FrameStats> drawn;
+    for (int i = 0; i < 3; ++i) {
+        Result<FrameStats> frame = renderer->draw({}, Camera2D{}, 32, 32, k_background, RenderPath::gpu);
+        ASSERT_TRUE(frame.ok()) << frame.error().message();
+        drawn.push_back(*frame);
+        if (drawn.size() < 3) {
+            EXPECT_FALSE(renderer->last_finished().has_value()) << "after frame " << drawn.size();
+        }
+    }
+    ASSERT_TRUE(renderer->last_finished().has_value());
+    EXPECT_EQ(renderer->last_finished()->pack_ms, drawn[0].pack_ms);
+    EXPECT_EQ(renderer->last_finished()->record_ms, drawn[0].record_ms);
+    Result<FrameStats> last = renderer->finish();
+    ASSERT_TRUE(last.ok()) << last.error().message();
+    ASSERT_TRUE(renderer->last_finished().has_value());
+    EXPECT_EQ(renderer->last_finished()->record_ms, drawn[2].record_ms);
+    EXPECT_EQ(renderer->last_finished()->gpu_ms, last->gpu_ms);
+    if (last->gpu_ms >= 0) {
+        EXPECT_GE(renderer->last_finished()->gpu_ms, 0.0);
+    }
+}
+
 // Once its buffers have grown to the crowd, drawing the same crowd frame after frame allocates nothing on the heap,
 // on any path, whether the renderer packs on the caller's thread or on a worker pool. (No validation layer: it
 // allocates per call.)

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -171,6 +172,10 @@ public:
     // Waits for every submitted frame; the stats of the last frame drawn then include its gpu_ms. Fails when a frame
     // it waited for went wrong on the device (the tile path past llvmpipe's loop guard), after waiting for all.
     Result<FrameStats> finish();
+
+    // The stats of the frame most recently waited for (by a draw that reuses its slot, finish or read_back), its
+    // gpu_ms included: with two frames in flight, draw N knows frame N - 2's, without waiting for more. None before.
+    std::optional<FrameStats> last_finished() const;
 
     // Waits for the last frame and returns the target as straight-alpha RGBA8 (un-premultiplied); fails as finish
     // does.
