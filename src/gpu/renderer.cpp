@@ -253,6 +253,14 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
     return {};
 }
 
+Result<void> Renderer::Impl::wait_all() {
+    std::optional<Error> failed;
+    for (std::size_t k = 0; k < frames.size(); ++k)
+        if (Result<void> r = wait_slot(frames[(frame_index + k) % frames.size()]); !r && !failed) failed = r.error();
+    if (failed) return *failed;
+    return {};
+}
+
 std::uint32_t Renderer::Impl::update_sets(FrameSlot& f) {
     std::uint32_t written = 0;
     // Rewrites a set only when a buffer it points at was reallocated (generation changed).
@@ -648,6 +656,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     if (VkResult r = vkQueueSubmit(c.queue, 1, &submit, f.fence); r != VK_SUCCESS)
         return vk_error("vkQueueSubmit", r);
     f.pending = true;
+    f.stats.frame = ++m.frames_submitted;
     f.stats.record_ms = milliseconds_since(record_start);
     m.last_frame = static_cast<std::int32_t>(m.frame_index);
     m.frame_index = (m.frame_index + 1) % m.frames_in_flight;
@@ -656,13 +665,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
 
 Result<FrameStats> Renderer::finish() {
     Impl& m = *impl_;
-    // Every slot is waited for, oldest frame first (so that last_finished is the newest), then the first error (if
-    // any) is returned.
-    std::optional<Error> failed;
-    for (std::size_t k = 0; k < m.frames.size(); ++k)
-        if (Result<void> r = m.wait_slot(m.frames[(m.frame_index + k) % m.frames.size()]); !r && !failed)
-            failed = r.error();
-    if (failed) return *failed;
+    if (Result<void> r = m.wait_all(); !r) return r.error();
     if (m.last_frame < 0) return FrameStats{};
     return m.frames[static_cast<std::size_t>(m.last_frame)].stats;
 }

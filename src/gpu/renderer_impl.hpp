@@ -134,6 +134,7 @@ struct Renderer::Impl {
     std::uint32_t frame_index = 0;   // next slot to use
     std::int32_t last_frame = -1;    // slot of the last frame drawn
     std::optional<FrameStats> last_finished;  // the frame most recently waited for, with its GPU time
+    std::uint64_t frames_submitted = 0;       // FrameStats::frame of the last frame submitted
     // RenderPath::gpu_tiles: the tile mask words the last frame waited for asked for; the pool is sized from it (a
     // frame that asks for more than its pool holds draws correctly, only slower). And the diagnostic cap on the
     // pool (SPINEGPU_DIAGNOSE_MASK_POOL), if any.
@@ -171,6 +172,8 @@ struct Renderer::Impl {
                                   std::uint32_t levels) const;
     Result<void> fit_target(std::uint32_t w, std::uint32_t h);
     Result<void> wait_slot(FrameSlot& slot);
+    // Waits for every slot, oldest frame first (so that last_finished is the newest); the first error, after all.
+    Result<void> wait_all();
     // Points the slot's descriptor sets at the buffers (and target) reallocated since they were last written;
     // returns the number of bindings written.
     std::uint32_t update_sets(FrameSlot& slot);

@@ -397,8 +397,7 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
         h > c.properties.limits.maxFramebufferHeight)
         return make_error("renderer", "target", "size " + std::to_string(w) + "x" + std::to_string(h) +
                                                     " is empty or larger than the device allows");
-    for (FrameSlot& f : frames)
-        if (Result<void> r = wait_slot(f); !r) return r;
+    if (Result<void> r = wait_all(); !r) return r;
     if (presenter)
         if (Result<void> r = presenter->wait(); !r) return r;
     last_frame = -1;  // the frame drawn into the old target goes with it

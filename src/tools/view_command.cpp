@@ -58,10 +58,39 @@ std::int32_t make_surface(void* window, void* instance, void* surface) {
                                          nullptr, static_cast<VkSurfaceKHR*>(surface));
 }
 
-double median(std::vector<double> values) {
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
+// Per-frame figures for medians: those of the last 10,000 to 20,000 frames (so that a view left open for hours holds
+// no more), and of the last 120 for the title.
+class Samples {
+public:
+    void push_back(double value) {
+        if (values_.size() == 2 * k_kept) values_.erase(values_.begin(), values_.begin() + k_kept);
+        values_.push_back(value);
+    }
+    bool empty() const { return values_.empty(); }
+    double median() const { return median_of(values_.begin(), values_.end()); }
+    double recent_median() const {
+        const auto recent = static_cast<std::ptrdiff_t>(std::min(k_recent, values_.size()));
+        return median_of(values_.end() - recent, values_.end());
+    }
+
+private:
+    static constexpr std::size_t k_kept = 10000, k_recent = 120;
+    static double median_of(std::vector<double>::const_iterator begin, std::vector<double>::const_iterator end) {
+        if (begin == end) return 0;
+        std::vector<double> sorted(begin, end);
+        const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
+        std::nth_element(sorted.begin(), middle, sorted.end());
+        return *middle;
+    }
+    std::vector<double> values_;
+};
+
+// Milliseconds with `digits` decimals, or "n/a" for an unknown (negative) time.
+std::string milliseconds_text(double ms, int digits) {
+    if (ms < 0) return "n/a";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", digits, ms);
+    return text;
 }
 
 double ms_since(std::chrono::steady_clock::time_point start) {
@@ -97,7 +126,8 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
         GLFWwindow* window;
         ~Detached() { detach_controls(glfw, window); }
     } detached{glfw, window};
-    std::vector<double> frame_ms, update_ms, pack_ms, record_ms, gpu_ms;
+    Samples frame_ms, update_ms, pack_ms, record_ms, gpu_ms;
+    std::uint64_t gpu_frame = 0;  // the frame whose GPU time was taken last
     std::uint32_t stepped = 0, shown = 0;
     bool holding = false;
     std::string held_at;  // the size and camera the held frame was last announced at
@@ -106,8 +136,10 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
     while (!glfw.window_should_close(window) && !g_stop_asked) {
         if (holding || controls.paused) glfw.wait_events_timeout(0.05);
         else glfw.poll_events();
-        int w = 0, h = 0;
+        int w = 0, h = 0, window_w = 0, window_h = 0;
         glfw.framebuffer_size(window, &w, &h);
+        glfw.window_size(window, &window_w, &window_h);
+        controls.set_pixels_per_unit(w, h, window_w, window_h);
         if (w <= 0 || h <= 0) {  // minimized
             glfw.wait_events_timeout(0.05);
             continue;
@@ -134,9 +166,12 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
             return 1;
         }
         const auto now = std::chrono::steady_clock::now();
-        // (The GPU time of the frame the draw waited for: two frames back, with two in flight.)
+        // (The GPU time of the frame the draw waited for, two frames back with two in flight: each frame once.)
         const std::optional<gpu::FrameStats> finished = renderer.last_finished();
-        if (steps && finished && finished->gpu_ms >= 0) gpu_ms.push_back(finished->gpu_ms);
+        if (finished && finished->frame != gpu_frame && finished->gpu_ms >= 0) {
+            gpu_ms.push_back(finished->gpu_ms);
+            gpu_frame = finished->frame;
+        }
         if (*presented && steps) {
             ++shown;
             frame_ms.push_back(std::chrono::duration<double, std::milli>(now - last_present).count());
@@ -164,9 +199,10 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
         if (!holding && std::chrono::duration<double>(now - last_title).count() >= 0.5 && !frame_ms.empty()) {
             char title[160];
             std::snprintf(title, sizeof title,
-                          "spinegpu view: %u characters, %.1f fps, update %.2f ms, pack %.2f ms, GPU %.2f ms%s",
-                          player.character_count(), 1000.0 / median(frame_ms), last_update, stats->pack_ms,
-                          finished ? finished->gpu_ms : -1.0, controls.paused ? " (paused)" : "");
+                          "spinegpu view: %u characters, %.1f fps, update %.2f ms, pack %.2f ms, GPU %s ms%s",
+                          player.character_count(), 1000.0 / frame_ms.recent_median(), last_update, stats->pack_ms,
+                          milliseconds_text(finished ? finished->gpu_ms : -1, 2).c_str(),
+                          controls.paused ? " (paused)" : "");
             glfw.set_window_title(window, title);
             last_title = now;
         }
@@ -182,13 +218,13 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
                      renderer.first_validation_message().c_str());
         return 1;
     }
-    const double frame = median(frame_ms);
+    const double frame = frame_ms.median();
     if (gpu_ms.empty() && last->gpu_ms >= 0) gpu_ms.push_back(last->gpu_ms);  // (a run too short for the others)
     std::printf("showed %u frames of %u characters on %s: per frame (median) %.3f ms (%.1f fps), update %.3f ms, "
-                "pack %.3f ms, record %.3f ms, GPU %.3f ms\n",
+                "pack %.3f ms, record %.3f ms, GPU %s ms\n",
                 shown, player.character_count(), renderer.device_name().c_str(), frame,
-                frame > 0 ? 1000.0 / frame : 0.0, median(update_ms), median(pack_ms), median(record_ms),
-                gpu_ms.empty() ? -1.0 : median(gpu_ms));
+                frame > 0 ? 1000.0 / frame : 0.0, update_ms.median(), pack_ms.median(), record_ms.median(),
+                milliseconds_text(gpu_ms.empty() ? -1 : gpu_ms.median(), 3).c_str());
     return 0;
 }
 

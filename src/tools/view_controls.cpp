@@ -15,17 +15,6 @@ ViewControls& controls_of(GLFWwindow* window) {
     return *static_cast<ViewControls*>(g_glfw->window_user_pointer(window));
 }
 
-// A cursor position in screen coordinates as framebuffer pixels (which differ on high-DPI displays).
-void to_pixels(GLFWwindow* window, double& x, double& y) {
-    int ww = 0, wh = 0, fw = 0, fh = 0;
-    g_glfw->window_size(window, &ww, &wh);
-    g_glfw->framebuffer_size(window, &fw, &fh);
-    if (ww > 0 && wh > 0) {
-        x *= static_cast<double>(fw) / ww;
-        y *= static_cast<double>(fh) / wh;
-    }
-}
-
 void on_key(GLFWwindow* window, int key, int, int action, int) {
     if (action != GLFW_PRESS) return;
     ViewControls& controls = controls_of(window);
@@ -47,7 +36,8 @@ void on_mouse_button(GLFWwindow* window, int button, int action, int) {
 
 void on_cursor(GLFWwindow* window, double x, double y) {
     ViewControls& controls = controls_of(window);
-    to_pixels(window, x, y);
+    x *= controls.pixels_per_unit_x;
+    y *= controls.pixels_per_unit_y;
     if (controls.dragging) controls.pan_by(x - controls.cursor_x, y - controls.cursor_y);
     controls.cursor_x = x;
     controls.cursor_y = y;
@@ -78,6 +68,13 @@ void ViewControls::pan_by(double dx, double dy) {
     pan_y = std::clamp(pan_y + dy, -k_max_pan, k_max_pan);
 }
 
+void ViewControls::set_pixels_per_unit(int w, int h, int window_w, int window_h) {
+    if (w > 0 && h > 0 && window_w > 0 && window_h > 0) {
+        pixels_per_unit_x = static_cast<double>(w) / window_w;
+        pixels_per_unit_y = static_cast<double>(h) / window_h;
+    }
+}
+
 void ViewControls::reset() {
     zoom = 1;
     pan_x = pan_y = 0;
@@ -85,8 +82,13 @@ void ViewControls::reset() {
 
 void attach_controls(const GlfwLibrary& glfw, GLFWwindow* window, ViewControls& controls) {
     g_glfw = &glfw;
+    int w = 0, h = 0, window_w = 0, window_h = 0;
+    glfw.framebuffer_size(window, &w, &h);
+    glfw.window_size(window, &window_w, &window_h);
+    controls.set_pixels_per_unit(w, h, window_w, window_h);
     glfw.cursor_pos(window, &controls.cursor_x, &controls.cursor_y);
-    to_pixels(window, controls.cursor_x, controls.cursor_y);
+    controls.cursor_x *= controls.pixels_per_unit_x;
+    controls.cursor_y *= controls.pixels_per_unit_y;
     glfw.set_window_user_pointer(window, &controls);
     glfw.set_key_callback(window, on_key);
     glfw.set_scroll_callback(window, on_scroll);

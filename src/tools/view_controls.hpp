@@ -17,6 +17,7 @@ struct ViewControls {
     double zoom = 1, pan_x = 0, pan_y = 0;
     bool dragging = false;              // the left button is down
     double cursor_x = 0, cursor_y = 0;  // where the cursor was at the last event read (window pixels)
+    double pixels_per_unit_x = 1, pixels_per_unit_y = 1;  // framebuffer pixels per screen unit (high-DPI displays)
 
     // The camera for a window of w x h pixels: the scene's `camera`, with the scene's canvas scaled to fit the
     // window and centred, then zoomed and panned.
@@ -26,6 +27,9 @@ struct ViewControls {
     // Pans by (dx, dy) window pixels, within 1e8 pixels.
     void pan_by(double dx, double dy);
     void reset();
+    // The window's framebuffer is w x h pixels for a window of window_w x window_h screen units (GLFW's cursor
+    // positions are in those units).
+    void set_pixels_per_unit(int w, int h, int window_w, int window_h);
 };
 
 // Makes `window`'s keys, wheel and mouse drive `controls` (and its close button), until detach_controls.

@@ -102,14 +102,15 @@ show() {
       lines=$(wc -l < "$out.log")
       xdotool search --name "spinegpu view: holding frame 12" windowsize $w $h
       if held "${w}x$h" "$lines"; then
+        before=$(grep "^holding" "$out.log" | tail -n 1)
         xdotool search --name "spinegpu view: holding frame 12" mousemove --window %1 $((w / 2)) $((h / 2)) click 4 \
           mousedown 1 mousemove --window %1 $((w / 2 + 50)) $((h / 2 + 20)) mouseup 1
-        # Until the last announcement has stood for a second.
-        last=
-        for _ in $(seq 1 100); do
+        # Until the camera has moved and its last announcement has stood for a second.
+        last=$before
+        for _ in $(seq 1 120); do
           sleep 1
           now=$(grep "^holding" "$out.log" | tail -n 1)
-          [ "$now" = "$last" ] && break
+          [ "$now" != "$before" ] && [ "$now" = "$last" ] && break
           last=$now
         done
         dump "$out-moved.xwd"
@@ -160,6 +161,10 @@ check() {
   # Zoomed and panned: the camera the view last announced draws the same picture.
   local camera
   camera=$(grep "^holding frame 12 at" "$out.log" | tail -n 1 | sed -n 's/.*, camera \([^ ]*\) .*/\1/p')
+  if [ "$camera" = "$(grep -m 1 "^holding frame 12 at" "$out.log" | sed -n 's/.*, camera \([^ ]*\) .*/\1/p')" ]; then
+    echo "FAIL: $name, $path: zoomed and dragged, the camera stayed $camera"
+    failed=1
+  fi
   if [ -n "$expect_moved" ] && [ "$camera" != "$expect_moved" ]; then
     echo "FAIL: $name, $path: zoomed about the centre and dragged, the camera is '$camera', not $expect_moved"
     failed=1

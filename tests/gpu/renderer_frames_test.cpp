@@ -49,33 +49,39 @@ TEST(Renderer, frames_in_flight_draw_what_each_frame_alone_draws) {
     expect_no_validation_messages(*renderer);
 }
 
-// The renderer tells the stats of the frame it last waited for: none before any wait; with two frames in flight, the
-// third draw knows the first frame's, GPU time included (where the queue has timestamps), and finish the last one's.
+// The renderer numbers its frames and tells the stats of the frame it last waited for: none before any wait; with two
+// frames in flight, the third draw knows the first frame's, GPU time included (where the queue has timestamps);
+// finish, and a new target size (which waits for every frame), leave the newest frame's.
 TEST(Renderer, the_last_finished_frame_is_known_without_waiting_for_the_newest) {
     SPINEGPU_REQUIRE_RENDERER(renderer);
     ASSERT_EQ(renderer->frames_in_flight(), 2u);
     EXPECT_FALSE(renderer->last_finished().has_value());
-    // (Frames told apart by their measured packing and recording times, which no two frames share in practice.)
-    std::vector<FrameStats> drawn;
-    for (int i = 0; i < 3; ++i) {
-        Result<FrameStats> frame = renderer->draw({}, Camera2D{}, 32, 32, k_background, RenderPath::gpu);
-        ASSERT_TRUE(frame.ok()) << frame.error().message();
-        drawn.push_back(*frame);
-        if (drawn.size() < 3) {
-            EXPECT_FALSE(renderer->last_finished().has_value()) << "after frame " << drawn.size();
-        }
-    }
+    auto draw = [&](std::uint32_t size) {
+        Result<FrameStats> frame = renderer->draw({}, Camera2D{}, size, size, k_background, RenderPath::gpu);
+        EXPECT_TRUE(frame.ok()) << frame.error().message();
+        return frame.ok() ? frame->frame : 0;
+    };
+    EXPECT_EQ(draw(32), 1u);
+    EXPECT_EQ(draw(32), 2u);
+    EXPECT_FALSE(renderer->last_finished().has_value());
+    EXPECT_EQ(draw(32), 3u);
     ASSERT_TRUE(renderer->last_finished().has_value());
-    EXPECT_EQ(renderer->last_finished()->pack_ms, drawn[0].pack_ms);
-    EXPECT_EQ(renderer->last_finished()->record_ms, drawn[0].record_ms);
+    EXPECT_EQ(renderer->last_finished()->frame, 1u);
     Result<FrameStats> last = renderer->finish();
     ASSERT_TRUE(last.ok()) << last.error().message();
-    ASSERT_TRUE(renderer->last_finished().has_value());
-    EXPECT_EQ(renderer->last_finished()->record_ms, drawn[2].record_ms);
-    EXPECT_EQ(renderer->last_finished()->gpu_ms, last->gpu_ms);
-    if (last->gpu_ms >= 0) {
+    EXPECT_EQ(last->frame, 3u);
+    EXPECT_EQ(renderer->last_finished()->frame, 3u);
+    if (last->gpu_ms >= 0) {  // (the queue has timestamps)
         EXPECT_GE(renderer->last_finished()->gpu_ms, 0.0);
     }
+    // Two more frames, the newest in the other slot, then a new size: the new frame's draw waits for both first.
+    EXPECT_EQ(draw(32), 4u);
+    EXPECT_EQ(draw(32), 5u);
+    EXPECT_EQ(draw(48), 6u);
+    ASSERT_TRUE(renderer->last_finished().has_value());
+    EXPECT_EQ(renderer->last_finished()->frame, 5u);
+    EXPECT_EQ(draw(48), 7u);
+    EXPECT_EQ(renderer->last_finished()->frame, 5u);  // (slot of frame 5 waited already: nothing new)
 }
 
 // Once its buffers have grown to the crowd, drawing the same crowd frame after frame allocates nothing on the heap,

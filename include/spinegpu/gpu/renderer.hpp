@@ -97,6 +97,7 @@ struct PoseJob {
 // What one frame cost. Times in milliseconds; gpu_ms is from timestamp queries of the frame's own command buffer
 // (known once the frame has finished: see Renderer::finish), negative when unknown.
 struct FrameStats {
+    std::uint64_t frame = 0;   // the frame's number: 1 for the renderer's first frame submitted, and on
     double pack_ms = 0;        // packing poses (GPU path) or computing and writing world vertices (CPU path), and
                                // the PoseJob when draw() was given one
     double record_ms = 0;      // recording and submitting the command buffer
