@@ -11,15 +11,13 @@
 #include "scene_player.hpp"
 
 namespace spinegpu::tools {
-namespace {
 
 double median(std::vector<double> values) {
     if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
 }
-
-}  // namespace
 
 Result<SceneRenderReport> render_scene(const SceneFile& scene, const SceneRenderOptions& options) {
     Result<std::unique_ptr<ScenePlayer>> loaded = ScenePlayer::load(scene, "render", options.path);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "scene_file.hpp"
 #include "spinegpu/core/result.hpp"
@@ -35,6 +36,9 @@ struct SceneRenderReport {
     std::uint32_t vertices = 0, triangles = 0;
     gpu::Camera2D camera;
 };
+
+// The median of per-frame figures (the upper one of an even count), 0 for none.
+double median(std::vector<double> values);
 
 // Loads the scene's types, plays and draws `options.frames` frames into options.out_dir. Errors name the file
 // and place (scene file, skeleton, schedule) or the Vulkan call.

@@ -19,6 +19,7 @@
 #include "glfw_library.hpp"
 #include "render_path_option.hpp"
 #include "scene_player.hpp"
+#include "scene_render.hpp"
 #include "spinegpu/core/file.hpp"
 #include "usage.hpp"
 #include "view_controls.hpp"
@@ -67,21 +68,14 @@ public:
         values_.push_back(value);
     }
     bool empty() const { return values_.empty(); }
-    double median() const { return median_of(values_.begin(), values_.end()); }
+    double median() const { return tools::median(values_); }
     double recent_median() const {
         const auto recent = static_cast<std::ptrdiff_t>(std::min(k_recent, values_.size()));
-        return median_of(values_.end() - recent, values_.end());
+        return tools::median({values_.end() - recent, values_.end()});
     }
 
 private:
     static constexpr std::size_t k_kept = 10000, k_recent = 120;
-    static double median_of(std::vector<double>::const_iterator begin, std::vector<double>::const_iterator end) {
-        if (begin == end) return 0;
-        std::vector<double> sorted(begin, end);
-        const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
-        std::nth_element(sorted.begin(), middle, sorted.end());
-        return *middle;
-    }
     std::vector<double> values_;
 };
 

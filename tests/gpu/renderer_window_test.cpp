@@ -150,15 +150,20 @@ std::string window_creation_error(std::vector<std::string> extensions,
     return made.ok() ? std::string() : made.error().message();
 }
 
+// Declares `window` and `renderer` (create_window_renderer's, with `vsync`), or skips (no window or device here) or
+// returns (failed) from the test.
+#define SPINEGPU_REQUIRE_WINDOW_RENDERER(renderer, window, vsync)                              \
+    std::string skip_reason;                                                                   \
+    TestWindow window;                                                                         \
+    std::unique_ptr<Renderer> renderer = create_window_renderer(window, vsync, skip_reason);   \
+    if (!renderer) {                                                                           \
+        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;                                 \
+        return;                                                                                \
+    }
+
 TEST(RendererWindow, frames_are_presented_at_every_size_the_window_takes_and_read_back_as_drawn) {
     for (bool vsync : {true, false}) {
-        std::string skip_reason;
-        TestWindow window;
-        std::unique_ptr<Renderer> renderer = create_window_renderer(window, vsync, skip_reason);
-        if (!renderer) {
-            if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
-            return;
-        }
+        SPINEGPU_REQUIRE_WINDOW_RENDERER(renderer, window, vsync);
         // The window's sizes in turn: the first, larger, smaller, the first again; each frame drawn at that size,
         // a few frames each, so that both frames in flight and several window images are used at every size.
         const std::uint32_t sizes[][2] = {{160, 120}, {320, 200}, {64, 48}, {160, 120}};
@@ -192,13 +197,7 @@ TEST(RendererWindow, frames_are_presented_at_every_size_the_window_takes_and_rea
 }
 
 TEST(RendererWindow, presenting_before_a_frame_at_the_targets_size_fails_saying_so) {
-    std::string skip_reason;
-    TestWindow window;
-    std::unique_ptr<Renderer> renderer = create_window_renderer(window, true, skip_reason);
-    if (!renderer) {
-        if (!skip_reason.empty()) GTEST_SKIP() << skip_reason;
-        return;
-    }
+    SPINEGPU_REQUIRE_WINDOW_RENDERER(renderer, window, true);
     Result<bool> shown = renderer->present(160, 120);
     ASSERT_FALSE(shown.ok());
     EXPECT_NE(shown.error().message().find("no frame has been drawn"), std::string::npos) << shown.error().message();
