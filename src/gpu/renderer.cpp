@@ -10,6 +10,7 @@
 #include "spinegpu/gpu/cpu_path.hpp"
 #include "spinegpu/gpu/frame_packer.hpp"
 #include "spinegpu/gpu/gpu_structs.hpp"
+#include "spinegpu/gpu/host_device.hpp"
 #include "spinegpu/gpu/offscreen_filter.hpp"
 
 namespace spinegpu::gpu {
@@ -106,8 +107,8 @@ void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, co
         vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
                              &binned, 0, nullptr, 0, nullptr);
     }
-    // The target's old contents are not needed: every pixel is written. Earlier frames' writes and readback
-    // finish first.
+    // The target's old contents are not needed: every pixel is written. Every earlier command on the queue finishes
+    // with it first: earlier frames' writes, readback, presenting, and the application's reads (FrameImage).
     VkImageMemoryBarrier image{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
     image.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     image.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -116,10 +117,8 @@ void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, co
     image.srcQueueFamilyIndex = image.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     image.image = m.target;
     image.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdPipelineBarrier(cb,
-                         VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0, nullptr, 1, &image);
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr,
+                         0, nullptr, 1, &image);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.raster_pipeline);
     vkCmdDispatch(cb, push.tiles_x, push.tiles_y, 1);
     image.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -149,7 +148,13 @@ Renderer::~Renderer() = default;
 
 Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
     auto impl = std::make_unique<Impl>();
-    Result<std::unique_ptr<VkContext>> context = create_vk_context(desc.device, desc.validation, desc.window);
+    if (desc.host != nullptr && (!desc.device.empty() || desc.validation || desc.window != nullptr))
+        return make_error("renderer", "host device",
+                          "a renderer on the application's device takes no device name, validation or window: the "
+                          "application chooses, validates and shows");
+    Result<std::unique_ptr<VkContext>> context = desc.host != nullptr
+                                                     ? create_vk_context(*desc.host)
+                                                     : create_vk_context(desc.device, desc.validation, desc.window);
     if (!context) return context.error();
     impl->context = std::move(*context);
     impl->frames_in_flight = desc.frames_in_flight != 0 ? desc.frames_in_flight : 2;
@@ -707,6 +712,17 @@ Result<Image> Renderer::read_back() {
 }
 
 std::optional<FrameStats> Renderer::last_finished() const { return impl_->last_finished; }
+
+Result<FrameImage> Renderer::frame_image() const {
+    const Impl& m = *impl_;
+    if (m.last_frame < 0) return make_error("renderer", "frame_image", "no frame has been drawn at this target size");
+    FrameImage image;
+    image.image = m.target;
+    image.view = m.target_view;
+    image.width = m.width;
+    image.height = m.height;
+    return image;
+}
 
 Result<bool> Renderer::present(std::uint32_t width, std::uint32_t height) {
     Impl& m = *impl_;

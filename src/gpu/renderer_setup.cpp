@@ -43,7 +43,11 @@ bool tile_rasterizer_supported(const VkContext& context) {
 Renderer::Impl::~Impl() {
     if (!context) return;
     VkDevice d = context->device;
-    vkDeviceWaitIdle(d);
+    // On the application's device, the queue alone: Vulkan lets its other queues be in use on other threads.
+    if (context->borrowed)
+        vkQueueWaitIdle(context->queue);
+    else
+        vkDeviceWaitIdle(d);
     presenter.reset();  // (its swapchain before the device, its command buffers before the pool)
     for (FrameSlot& f : frames) {
         for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.draw_command, &f.bones, &f.words,
@@ -164,7 +168,9 @@ Result<void> Renderer::Impl::create_pipelines() {
     subpass.colorAttachmentCount = 1;
     subpass.pColorAttachments = &color_ref;
     std::array<VkSubpassDependency, 2> deps{};
-    deps[0] = {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
+    // In: after every earlier command on the queue (earlier frames, readback, presenting, the application's reads
+    // of the target: FrameImage), whose use of the target is over.
+    deps[0] = {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_TRANSFER_READ_BIT,
                VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, 0};
     deps[1] = {0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
@@ -418,7 +424,8 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     image.arrayLayers = 1;
     image.samples = VK_SAMPLE_COUNT_1_BIT;
     image.tiling = VK_IMAGE_TILING_OPTIMAL;
-    image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
+    image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                  VK_IMAGE_USAGE_SAMPLED_BIT;  // (sampled: by the application, FrameImage)
     if (Result<void> made = create_image(c, image, target, target_memory); !made) return made;
     ++target_generation;
     VkImageViewCreateInfo v{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};

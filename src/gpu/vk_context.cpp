@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "spinegpu/gpu/host_device.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 
 namespace spinegpu::gpu {
@@ -142,6 +143,35 @@ void keep_loaded_since(const std::vector<std::string>& before) {
             dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);  // the handle is never closed, by design
 }
 
+// Fills in what the renderer needs to know of the chosen device and queue family (context->physical, queue_family
+// and properties set).
+void describe_device(VkContext& context) {
+    context.device_name = context.properties.deviceName;
+    context.software = context.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    vkGetPhysicalDeviceMemoryProperties(context.physical, &context.memory);
+    std::uint32_t family_count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(context.physical, &family_count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(family_count);
+    vkGetPhysicalDeviceQueueFamilyProperties(context.physical, &family_count, families.data());
+    if (const std::uint32_t bits = families[context.queue_family].timestampValidBits; bits != 0) {
+        context.timestamp_period_ns = context.properties.limits.timestampPeriod;
+        context.timestamp_mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+    }
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties2.pNext = &subgroup;
+    vkGetPhysicalDeviceProperties2(context.physical, &properties2);
+    context.compute_subgroup_vote = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+                                    (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_VOTE_BIT) != 0;
+}
+
+// Records which optional features the device has enabled.
+void take_features(VkContext& context, const VkPhysicalDeviceFeatures& enabled) {
+    context.pipeline_statistics = enabled.pipelineStatisticsQuery == VK_TRUE;
+    context.shader_int64 = enabled.shaderInt64 == VK_TRUE;
+    context.shader_float64 = enabled.shaderFloat64 == VK_TRUE;
+}
+
 }  // namespace
 
 Error vk_error(const char* call, VkResult result) {
@@ -151,6 +181,7 @@ Error vk_error(const char* call, VkResult result) {
 }
 
 VkContext::~VkContext() {
+    if (borrowed) return;  // the application's
     if (device != VK_NULL_HANDLE) vkDestroyDevice(device, nullptr);
     if (surface != VK_NULL_HANDLE) vkDestroySurfaceKHR(instance, surface, nullptr);
     if (messenger != VK_NULL_HANDLE) {
@@ -277,17 +308,7 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     }
     if (context->physical == VK_NULL_HANDLE)
         return make_error("vulkan", "devices", "no usable Vulkan device" + reasons);
-    context->device_name = context->properties.deviceName;
-    context->software = context->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    vkGetPhysicalDeviceMemoryProperties(context->physical, &context->memory);
-    std::uint32_t family_count = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(context->physical, &family_count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(family_count);
-    vkGetPhysicalDeviceQueueFamilyProperties(context->physical, &family_count, families.data());
-    if (const std::uint32_t bits = families[context->queue_family].timestampValidBits; bits != 0) {
-        context->timestamp_period_ns = context->properties.limits.timestampPeriod;
-        context->timestamp_mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-    }
+    describe_device(*context);
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -299,17 +320,9 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     VkPhysicalDeviceFeatures features{};
     features.dualSrcBlend = VK_TRUE;
     features.pipelineStatisticsQuery = available.pipelineStatisticsQuery;
-    context->pipeline_statistics = available.pipelineStatisticsQuery == VK_TRUE;
     features.shaderInt64 = available.shaderInt64;
-    context->shader_int64 = available.shaderInt64 == VK_TRUE;
     features.shaderFloat64 = available.shaderFloat64;
-    context->shader_float64 = available.shaderFloat64 == VK_TRUE;
-    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-    VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    properties2.pNext = &subgroup;
-    vkGetPhysicalDeviceProperties2(context->physical, &properties2);
-    context->compute_subgroup_vote = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
-                                     (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_VOTE_BIT) != 0;
+    take_features(*context, features);
     VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     device_info.queueCreateInfoCount = 1;
     device_info.pQueueCreateInfos = &queue_info;
@@ -322,6 +335,49 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     if (VkResult r = vkCreateDevice(context->physical, &device_info, nullptr, &context->device); r != VK_SUCCESS)
         return vk_error("vkCreateDevice", r);
     vkGetDeviceQueue(context->device, context->queue_family, 0, &context->queue);
+    return context;
+}
+
+Result<std::unique_ptr<VkContext>> create_vk_context(const HostDevice& host) {
+    const auto refuse = [](const std::string& why) { return make_error("vulkan", "host device", why); };
+    if (host.instance == VK_NULL_HANDLE || host.physical == VK_NULL_HANDLE || host.device == VK_NULL_HANDLE ||
+        host.queue == VK_NULL_HANDLE)
+        return refuse("its instance, physical device, device and queue must all be given");
+    auto context = std::make_unique<VkContext>();
+    context->borrowed = true;
+    context->instance = host.instance;
+    context->physical = host.physical;
+    context->device = host.device;
+    context->queue = host.queue;
+    context->queue_family = host.queue_family;
+    vkGetPhysicalDeviceProperties(host.physical, &context->properties);
+    if (context->properties.apiVersion < VK_API_VERSION_1_2)
+        return refuse(std::string(context->properties.deviceName) + " has Vulkan " +
+                      std::to_string(VK_API_VERSION_MAJOR(context->properties.apiVersion)) + "." +
+                      std::to_string(VK_API_VERSION_MINOR(context->properties.apiVersion)) + "; 1.2 is required");
+    std::uint32_t family_count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(host.physical, &family_count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(family_count);
+    vkGetPhysicalDeviceQueueFamilyProperties(host.physical, &family_count, families.data());
+    const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+    if (host.queue_family >= family_count)
+        return refuse("queue family " + std::to_string(host.queue_family) + " does not exist (the device has " +
+                      std::to_string(family_count) + ")");
+    if ((families[host.queue_family].queueFlags & need) != need)
+        return refuse("queue family " + std::to_string(host.queue_family) + " lacks graphics or compute");
+    // Enabled features are what the device was made with; a feature the physical device lacks cannot have been.
+    VkPhysicalDeviceFeatures available{};
+    vkGetPhysicalDeviceFeatures(host.physical, &available);
+    if (!host.features.dualSrcBlend || !available.dualSrcBlend)
+        return refuse("the device was not made with dual-source blending (VkPhysicalDeviceFeatures::dualSrcBlend), "
+                      "which the renderer needs");
+    VkPhysicalDeviceFeatures features{};
+    features.dualSrcBlend = VK_TRUE;
+    features.pipelineStatisticsQuery = host.features.pipelineStatisticsQuery & available.pipelineStatisticsQuery;
+    features.shaderInt64 = host.features.shaderInt64 & available.shaderInt64;
+    features.shaderFloat64 = host.features.shaderFloat64 & available.shaderFloat64;
+    take_features(*context, features);
+    describe_device(*context);
     return context;
 }
 

@@ -16,6 +16,7 @@
 namespace spinegpu::gpu {
 
 struct WindowSurface;  // (renderer.hpp)
+struct HostDevice;     // (host_device.hpp)
 
 struct VkContext {
     VkInstance instance = VK_NULL_HANDLE;
@@ -35,6 +36,7 @@ struct VkContext {
     bool shader_int64 = false;                   // 64-bit integers in shaders (the tile rasterizer needs them)
     bool shader_float64 = false;                 // 64-bit floats in shaders (the tile rasterizer needs them)
     bool compute_subgroup_vote = false;          // subgroupAny in compute shaders (the tile rasterizer needs it)
+    bool borrowed = false;                       // the application's (HostDevice): destroyed by it, not here
     std::atomic<std::uint64_t> validation_messages{0};  // warnings and errors from the validation layer
     std::string first_validation_message;
 
@@ -51,6 +53,10 @@ struct VkContext {
 // with the reasons each device was rejected, or when no Vulkan exists.
 Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_filter, bool validation,
                                                      const WindowSurface* window = nullptr);
+
+// A context over the application's device (RendererDesc::host), checked as host_device.hpp says; it destroys
+// nothing. Fails naming what the device or queue lacks.
+Result<std::unique_ptr<VkContext>> create_vk_context(const HostDevice& host);
 
 // The first memory type index with `bits` allowed, all of `flags` set and none of `excluded`, or -1.
 std::int32_t find_memory_type(const VkContext& context, std::uint32_t bits, VkMemoryPropertyFlags flags,

@@ -3,8 +3,9 @@
 // its current draw order and one indexed draw, in one pipeline (dual-source blending covers the four Spine blend
 // modes), draws them all, in the order given; or a tile rasterizer in compute does that draw (RenderPath::gpu_tiles).
 // The CPU path draws the same frame from world vertices computed by the runtime on the CPU (cpu_path.hpp).
-// It draws into its own offscreen target, read back on request, and shown in a window when it was made with one
-// (RendererDesc::window, Renderer::present).
+// It draws into its own offscreen target, read back on request, shown in a window when it was made with one
+// (RendererDesc::window, Renderer::present), or, on the application's own Vulkan device (RendererDesc::host), handed
+// to it to composite (Renderer::frame_image).
 //
 // Works on hardware drivers and on Mesa's lavapipe: no descriptor indexing (all atlas pages of all types share one
 // 2D array texture), storage buffers under 128 MiB per binding for moderate crowds.
@@ -41,6 +42,9 @@ struct WindowSurface {
     bool vsync = true;  // present at the display's rate (FIFO); false: as fast as frames come (mailbox or immediate)
 };
 
+struct HostDevice;  // the application's own Vulkan device (host_device.hpp)
+struct FrameImage;  // the image a frame was drawn into, for that application (host_device.hpp)
+
 // Zero means default everywhere.
 struct RendererDesc {
     std::string device;                 // keep devices whose name contains this, any case ("": SPINEGPU_DEVICE)
@@ -49,6 +53,10 @@ struct RendererDesc {
     // A window to present to, or none (headless). With one, only devices that can present to it are kept. Must
     // stay valid during create().
     const WindowSurface* window = nullptr;
+    // The application's own Vulkan device to draw with (host_device.hpp), or none (the renderer makes its own). With
+    // one, `device`, `validation` and `window` must be left unset: the device is chosen, validated and shown by the
+    // application, which reads each frame through Renderer::frame_image. Must stay valid during create().
+    const HostDevice* host = nullptr;
 };
 
 enum class RenderPath : std::uint8_t {
@@ -123,9 +131,10 @@ struct FrameStats {
 
 class Renderer {
 public:
-    // Creates the device (see RendererDesc) and the pipelines. Fails with the reasons when no device fits. The Vulkan
-    // drivers and layers that a renderer's instance loads stay loaded for the process's life (NVIDIA's driver cannot be
-    // loaded again some thirty times: it runs out of static TLS), so renderers may be created and destroyed freely.
+    // Creates the device (see RendererDesc), or takes the application's (RendererDesc::host), and the pipelines.
+    // Fails with the reasons when no device fits. The Vulkan drivers and layers that a renderer's own instance loads
+    // stay loaded for the process's life (NVIDIA's driver cannot be loaded again some thirty times: it runs out of
+    // static TLS), so renderers may be created and destroyed freely.
     static Result<std::unique_ptr<Renderer>> create(const RendererDesc& desc);
     ~Renderer();
     Renderer(const Renderer&) = delete;
@@ -189,6 +198,11 @@ public:
     // within a quarter of a second. Fails without a window, or when no frame has been drawn since the target was last
     // resized.
     Result<bool> present(std::uint32_t width, std::uint32_t height);
+
+    // The image the last frame was drawn into, for the application's own command buffers (include host_device.hpp;
+    // how to read it is said there). Any renderer has it; one made on the application's device
+    // (RendererDesc::host) exists for that. Fails when no frame has been drawn since the target was last resized.
+    Result<FrameImage> frame_image() const;
 
     struct Impl;
 
