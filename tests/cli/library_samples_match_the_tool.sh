@@ -3,7 +3,9 @@
 # built on its own against that prefix (find_package(spinegpu)); then, on the embedded demo rig (no example files
 # needed), pose_one_character prints the same bits as `spinegpu pose` for the same animation and steps, and
 # draw_a_crowd draws the same image through the gpu and the cpu path (at most 0.1% of covered pixels off by more
-# than 2/255, as the render tests allow). Also checks that the README's C++ blocks are the samples' marked lines.
+# than 2/255, as the render tests allow), and draw_on_your_device, drawing on a Vulkan device of its own that it lends
+# to the renderer, writes the image `spinegpu render` draws of the same frame. Also checks that the README's C++ blocks
+# are the samples' marked lines.
 # usage: library_samples_match_the_tool.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1 build=$3
@@ -21,7 +23,7 @@ root = sys.argv[1]
 readme = open(f"{root}/README.md").read()
 blocks = re.findall(r"^```cpp\n(.*?)^```$", readme, re.S | re.M)
 marked = []
-for name in ("pose_one_character.cpp", "draw_a_crowd.cpp"):
+for name in ("pose_one_character.cpp", "draw_a_crowd.cpp", "draw_on_your_device.cpp"):
     text = open(f"{root}/samples/{name}").read()
     found = re.findall(r"^[ \t]*// README: begin[^\n]*\n(.*?)^[ \t]*// README: end", text, re.S | re.M)
     if not found: die(f"samples/{name}: no marked part")
@@ -89,10 +91,9 @@ fi
 [ $code -eq 0 ] || fail "draw_a_crowd (gpu): exit code $code ($(cat "$tmp/err"))"
 "$tmp/samples/draw_a_crowd" "$rig" "$atlas" "$animation" "$tmp/cpu.png" cpu 60 >/dev/null 2>"$tmp/err" \
   || fail "draw_a_crowd (cpu): $(cat "$tmp/err")"
-python3 - "$tmp/gpu.png" "$tmp/cpu.png" <<'PY' || fail "draw_a_crowd's gpu and cpu images differ"
+# An 8-bit RGBA PNG as stb_image_write writes it, decoded to rows of pixels (for the comparisons below).
+cat >"$tmp/png_rgba.py" <<'PY'
 import struct, sys, zlib
-from collections import Counter
-def die(message): print(message); sys.exit(1)
 def rgba(path):  # an 8-bit RGBA PNG as stb_image_write writes it: rows of filter byte + pixels
     data, pos, idat = open(path, "rb").read(), 8, b""
     while pos < len(data):
@@ -117,6 +118,12 @@ def rgba(path):  # an 8-bit RGBA PNG as stb_image_write writes it: rows of filte
         rows.append(line)
         prev = line
     return width, height, b"".join(rows)
+PY
+PYTHONPATH=$tmp python3 - "$tmp/gpu.png" "$tmp/cpu.png" <<'PY' || fail "draw_a_crowd's gpu and cpu images differ"
+import sys
+from collections import Counter
+from png_rgba import rgba
+def die(message): print(message); sys.exit(1)
 (w, h, a), (w2, h2, b) = rgba(sys.argv[1]), rgba(sys.argv[2])
 if (w, h) != (w2, h2): die(f"sizes {w}x{h} and {w2}x{h2}")
 background = Counter(a[i:i + 4] for i in range(0, len(a), 4)).most_common(1)[0][0]  # the commonest pixel
@@ -130,4 +137,26 @@ print(f"covered {covered}, differing {differing}")
 if covered < w * h // 10: die(f"only {covered} pixels of {w * h} drawn")
 if differing > covered * 0.001: die(f"{differing} of {covered} covered pixels differ by more than 2/255")
 PY
-echo "ok: installed package found and linked; pose equals spinegpu pose; gpu and cpu crowds agree"
+
+# The application's own device: draw_on_your_device lends it to the renderer and copies the frame out in its own
+# command buffer; its image must be, pixel for pixel, the one `spinegpu render` draws of that frame on its own device.
+camera=$("$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$animation" --steps 30 --width 512 --height 512 \
+  --fit --out "$tmp/fit.png" 2>"$tmp/err" | sed -n 's/^--camera //p')
+[ -n "$camera" ] || fail "render --fit printed no camera ($(cat "$tmp/err"))"
+"$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$animation" --steps 30 --width 512 --height 512 \
+  --camera "$camera" --out "$tmp/tool.png" 2>"$tmp/err" || fail "spinegpu render: $(cat "$tmp/err")"
+"$tmp/samples/draw_on_your_device" "$rig" "$atlas" "$animation" 30 "$camera" "$tmp/app.png" >/dev/null 2>"$tmp/err" \
+  || fail "draw_on_your_device: $(cat "$tmp/err")"
+PYTHONPATH=$tmp python3 - "$tmp/app.png" "$tmp/tool.png" <<'PY' || fail "draw_on_your_device differs from spinegpu render"
+import sys
+from png_rgba import rgba
+(w, h, a), (w2, h2, b) = rgba(sys.argv[1]), rgba(sys.argv[2])
+if (w, h) != (w2, h2): print(f"sizes {w}x{h} and {w2}x{h2}"); sys.exit(1)
+drawn = sum(1 for i in range(3, len(b), 4) if b[i] != 0)
+differing = sum(1 for i in range(0, len(a), 4) if a[i:i + 4] != b[i:i + 4])
+print(f"drawn {drawn}, differing {differing}")
+if drawn < w * h // 20: print(f"only {drawn} pixels of {w * h} drawn"); sys.exit(1)
+if differing: print(f"{differing} pixels differ"); sys.exit(1)
+PY
+echo "ok: installed package found and linked; pose equals spinegpu pose; gpu and cpu crowds agree; the application's" \
+  "device draws what render draws"
