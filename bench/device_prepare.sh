@@ -2,7 +2,7 @@
 # Prepares, on this (Debian 12) machine, what bench/device_run.sh carries to the machine with the NVIDIA H200, in the
 # repository's root, ignored by git through .git/info/exclude:
 #   .gl        Debian's Vulkan and GL loader packages with vulkan-validationlayers (unpacked there into /)
-#   .devlib    spinegpu and the draw_a_crowd sample built in build-dev (libstdc++ linked in), the shared libraries
+#   .devlib    spinegpu and the draw_a_crowd and draw_on_your_device samples built in build-dev (libstdc++ linked in), the shared libraries
 #              of this machine they need that the device lacks (libsimdjson, libtbb), the close-up skeletons of
 #              bench/closeups (in closeups/: made with Node, which the device lacks), with BASE=COMMIT the same
 #              build of COMMIT as spinegpu-base (without BASE, a spinegpu-base already there stays), and with
@@ -37,9 +37,9 @@ build() {
 
 mkdir -p .devlib
 build "$root"
-cmake --build build-dev --target draw_a_crowd >/dev/null
+cmake --build build-dev --target draw_a_crowd draw_on_your_device >/dev/null
 cp build-dev/spinegpu .devlib/spinegpu
-cp build-dev/samples/draw_a_crowd .devlib/draw_a_crowd
+cp build-dev/samples/draw_a_crowd build-dev/samples/draw_on_your_device .devlib/
 node bench/closeups/make_fixtures.mjs .devlib/closeups
 for lib in libsimdjson libtbb; do
   cp -L "$(ldd build-dev/spinegpu | awk -v l="$lib" '$1 ~ "^" l "\\." {print $3}')" .devlib/

@@ -5,7 +5,7 @@
 # loader packages with vulkan-validationlayers (.gl: Debian's .deb files, `apt-get download`) and the Spine examples
 # the checks read (.examples); bench/device_prepare.sh makes all three. Results go to $OUT.
 #   bash bench/device_run.sh [bench|checks|targets|sizes|diagnose|tiles|ab|frame|rounds|memory|host|closeups|gtests|
-#                             offscreen|all]
+#                             offscreen|lend|all]
 #   (QUICK=1: the diagnosis at 64 px only)
 # targets: the renderer issue's targets for 8,000 spineboy-pro characters (GPU ms, CPU frame, the CPU path's frame
 #     against the tile path's), three runs.
@@ -23,6 +23,9 @@
 #     14, 12 and 8 threads, and of the update alone on 1 and 16; every row carries the host's steal share.
 # offscreen: 8,000 spineboys in view and 8,000 or 24,000 more outside it, posed or passed over (--skip-offscreen);
 #     EXTRAS="0 24000" picks the counts outside, WALK=P has every character walk P pixels a second (--walk).
+# lend: samples/draw_on_your_device (an application lending its own Vulkan device to the renderer) on the hardware
+#     driver, with `spinegpu render` of the same frames beside it (lend-*.png, to compare here:
+#     tests/cli/png_rgba.py decodes them).
 # gtests: the GPU test suite (spinegpu_gpu_tests, built by device_prepare.sh with TESTS=1) on the hardware driver.
 # closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
 #     clipping leaves pixel centres on a shared edge uncovered.
@@ -318,6 +321,19 @@ if [ "$what" = gtests ]; then
   SPINE_EXAMPLES=$E VK_LOADER_DEBUG=error,warn,driver ./.devlib/spinegpu_gpu_tests --gtest_brief=1 2>&1 \
     | grep -v "^\[" | sed 's/0x[0-9a-f]*/0x/g' | sort | uniq -c | sort -rn | head -n 60 > "$out/gtests-loader.txt"
   tail -n 5 "$out/gtests.txt"; tail -n 5 "$out/gtests-tiles.txt"; head -n 20 "$out/gtests-loader.txt"
+fi
+
+if [ "$what" = lend ]; then
+  # Spineboy and the demo rig, each drawn by the sample on a device of its own and by render on the renderer's own.
+  ./.devlib/spinegpu demo --export "$out/rig" > /dev/null
+  for spec in "$E/spineboy/spineboy-pro.skel:$E/spineboy/spineboy-pma.atlas:run:0.8,256,460" \
+              "$out/rig/spinegpu-demo.json:$out/rig/spinegpu-demo.atlas:attack:1.29832137,234.237289,470.820129"; do
+    IFS=: read -r skel atlas anim cam <<< "$spec"
+    name=$(basename "$skel" | cut -d. -f1)
+    ./.devlib/draw_on_your_device "$skel" "$atlas" "$anim" 30 "$cam" "$out/lend-$name-app.png" 2>&1
+    "$bin" render --skeleton "$skel" --atlas "$atlas" --animation "$anim" --steps 30 --width 512 --height 512 \
+      --camera "$cam" --out "$out/lend-$name-render.png" 2>&1
+  done
 fi
 
 if [ "$what" = closeups ]; then

@@ -91,35 +91,7 @@ fi
 [ $code -eq 0 ] || fail "draw_a_crowd (gpu): exit code $code ($(cat "$tmp/err"))"
 "$tmp/samples/draw_a_crowd" "$rig" "$atlas" "$animation" "$tmp/cpu.png" cpu 60 >/dev/null 2>"$tmp/err" \
   || fail "draw_a_crowd (cpu): $(cat "$tmp/err")"
-# An 8-bit RGBA PNG as stb_image_write writes it, decoded to rows of pixels (for the comparisons below).
-cat >"$tmp/png_rgba.py" <<'PY'
-import struct, sys, zlib
-def rgba(path):  # an 8-bit RGBA PNG as stb_image_write writes it: rows of filter byte + pixels
-    data, pos, idat = open(path, "rb").read(), 8, b""
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        if kind == b"IHDR": width, height, depth, colour = struct.unpack(">IIBB", data[pos + 8:pos + 18])
-        if kind == b"IDAT": idat += data[pos + 8:pos + 8 + length]
-        pos += 12 + length
-    assert depth == 8 and colour == 6, "not RGBA8"
-    raw, stride, rows, prev = zlib.decompress(idat), 4 * width, [], bytearray(4 * width)
-    for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
-            a = line[x - 4] if x >= 4 else 0
-            b, c = prev[x], prev[x - 4] if x >= 4 else 0
-            if kind == 1: line[x] = (line[x] + a) & 255
-            elif kind == 2: line[x] = (line[x] + b) & 255
-            elif kind == 3: line[x] = (line[x] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(line)
-        prev = line
-    return width, height, b"".join(rows)
-PY
-PYTHONPATH=$tmp python3 - "$tmp/gpu.png" "$tmp/cpu.png" <<'PY' || fail "draw_a_crowd's gpu and cpu images differ"
+PYTHONPATH=$source_dir/tests/cli python3 - "$tmp/gpu.png" "$tmp/cpu.png" <<'PY' || fail "draw_a_crowd's gpu and cpu images differ"
 import sys
 from collections import Counter
 from png_rgba import rgba
@@ -147,7 +119,7 @@ camera=$("$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$animatio
   --camera "$camera" --out "$tmp/tool.png" 2>"$tmp/err" || fail "spinegpu render: $(cat "$tmp/err")"
 "$tmp/samples/draw_on_your_device" "$rig" "$atlas" "$animation" 30 "$camera" "$tmp/app.png" >/dev/null 2>"$tmp/err" \
   || fail "draw_on_your_device: $(cat "$tmp/err")"
-PYTHONPATH=$tmp python3 - "$tmp/app.png" "$tmp/tool.png" <<'PY' || fail "draw_on_your_device differs from spinegpu render"
+PYTHONPATH=$source_dir/tests/cli python3 - "$tmp/app.png" "$tmp/tool.png" <<'PY' || fail "draw_on_your_device differs from spinegpu render"
 import sys
 from png_rgba import rgba
 (w, h, a), (w2, h2, b) = rgba(sys.argv[1]), rgba(sys.argv[2])
