@@ -31,7 +31,7 @@
 #     clipping leaves pixel centres on a shared edge uncovered.
 # ab: the tile rasterizer of every build carried as .devlib/spinegpu* (spinegpu-base: an earlier one, others:
 #     variants), 8,000 spineboys at 64 px, in turn three times, then each one's time split (SPINEGPU_DIAGNOSE_TILES;
-#     QUICK=1: not split).
+#     QUICK=1: not split). AB_PATHS=gpu-tiles,gpu,cpu: other paths in the same rows.
 set -uo pipefail
 what=${1:-all}
 for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -252,7 +252,7 @@ fi
 if [ "$what" = ab ]; then
   ab_bench() {
     "$1" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
-      --characters 8000 --frames 60 --threads 16 --paths gpu-tiles --json \
+      --characters 8000 --frames 60 --threads 16 --paths "${AB_PATHS:-gpu-tiles}" --json \
       | sed "s/\"path\": \"/\"build\": \"$2\", \"path\": \"/"
   }
   builds=$(cd .devlib && ls spinegpu spinegpu-* 2>/dev/null)
@@ -325,9 +325,10 @@ fi
 
 if [ "$what" = lend ]; then
   # Spineboy and the demo rig, each drawn by the sample on a device of its own and by render on the renderer's own.
-  ./.devlib/spinegpu demo --export "$out/rig" > /dev/null
-  for spec in "$E/spineboy/spineboy-pro.skel:$E/spineboy/spineboy-pma.atlas:run:0.8,256,460" \
-              "$out/rig/spinegpu-demo.json:$out/rig/spinegpu-demo.atlas:attack:1.29832137,234.237289,470.820129"; do
+  rig=/tmp/lend-rig
+  ./.devlib/spinegpu demo --export "$rig" > /dev/null
+  for spec in "$E/spineboy/spineboy-pro.skel:$E/spineboy/spineboy-pma.atlas:run:0.5,256,480" \
+              "$rig/spinegpu-demo.json:$rig/spinegpu-demo.atlas:attack:1.29832137,234.237289,470.820129"; do
     IFS=: read -r skel atlas anim cam <<< "$spec"
     name=$(basename "$skel" | cut -d. -f1)
     ./.devlib/draw_on_your_device "$skel" "$atlas" "$anim" 30 "$cam" "$out/lend-$name-app.png" 2>&1
