@@ -2,11 +2,11 @@
 # Prepares, on this (Debian 12) machine, what bench/device_run.sh carries to the machine with the NVIDIA H200, in the
 # repository's root, ignored by git through .git/info/exclude:
 #   .gl        Debian's Vulkan and GL loader packages with vulkan-validationlayers (unpacked there into /)
-#   .devlib    spinegpu and the draw_a_crowd and draw_on_your_device samples built in build-dev (libstdc++ linked in), the shared libraries
-#              of this machine they need that the device lacks (libsimdjson, libtbb), the close-up skeletons of
-#              bench/closeups (in closeups/: made with Node, which the device lacks), with BASE=COMMIT the same
-#              build of COMMIT as spinegpu-base (without BASE, a spinegpu-base already there stays), and with
-#              TESTS=1 the GPU test suite (spinegpu_gpu_tests)
+#   .devlib    spinegpu and the draw_a_crowd and draw_on_your_device samples built in build-dev (libstdc++ linked
+#              in), the shared libraries of this machine they need that the device lacks (libsimdjson, libtbb), the
+#              close-up skeletons of bench/closeups (in closeups/: made with Node, which the device lacks), with
+#              BASE=COMMIT the same build of COMMIT as spinegpu-base (without BASE, a spinegpu-base already there
+#              stays), and with TESTS=1 the GPU test suite (spinegpu_gpu_tests)
 #   .examples  a copy of the Spine examples (SPINE_EXAMPLES, default ../shared/spine-examples)
 # Then send, through the device tool: `bash bench/device_run.sh WHAT` with carry [".gl", ".devlib", ".examples"].
 #   bash bench/device_prepare.sh            (BASE=b7295c0 bash bench/device_prepare.sh: a base build too)

@@ -9,6 +9,7 @@
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,9 +41,10 @@ int fail(const char* what, VkResult result) {
     return 1;
 }
 
-// The application's Vulkan: an instance, a device on the first hardware GPU that has what the renderer needs (else a
-// CPU device such as lavapipe), and one queue with graphics and compute. Destroyed by the application, after the
-// renderer.
+// The application's Vulkan: an instance, a device that has what the renderer needs, chosen as `spinegpu render`
+// chooses its own (a discrete GPU first, then integrated, virtual, other, and a CPU device such as lavapipe last;
+// SPINEGPU_DEVICE keeps only devices whose name contains it), and one queue with graphics and compute. Destroyed by
+// the application, after the renderer.
 struct AppVulkan {
     VkInstance instance = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
@@ -64,7 +66,22 @@ std::string make_device(AppVulkan& app, gpu::HostDevice& lent) {
     vkEnumeratePhysicalDevices(app.instance, &count, nullptr);
     std::vector<VkPhysicalDevice> devices(count);
     vkEnumeratePhysicalDevices(app.instance, &count, devices.data());
-    bool chosen_is_cpu = true;
+    const char* wanted = std::getenv("SPINEGPU_DEVICE");
+    const auto contains = [](std::string name, std::string part) {
+        for (std::string* text : {&name, &part})
+            for (char& c : *text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return name.find(part) != std::string::npos;
+    };
+    const auto rank = [](VkPhysicalDeviceType type) {
+        switch (type) {
+            case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+            case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+            case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+            case VK_PHYSICAL_DEVICE_TYPE_CPU: return 4;
+            default: return 3;
+        }
+    };
+    int best = 5;
     for (VkPhysicalDevice physical : devices) {
         VkPhysicalDeviceProperties properties;
         vkGetPhysicalDeviceProperties(physical, &properties);
@@ -77,12 +94,12 @@ std::string make_device(AppVulkan& app, gpu::HostDevice& lent) {
         std::uint32_t f = 0;
         const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
         while (f < families && (family[f].queueFlags & need) != need) ++f;
-        const bool cpu = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
         if (properties.apiVersion < VK_API_VERSION_1_2 || !features.dualSrcBlend || f == families) continue;
-        if (lent.physical != VK_NULL_HANDLE && (cpu || !chosen_is_cpu)) continue;
+        if (wanted != nullptr && *wanted != '\0' && !contains(properties.deviceName, wanted)) continue;
+        if (rank(properties.deviceType) >= best) continue;
+        best = rank(properties.deviceType);
         lent.physical = physical;
         lent.queue_family = f;
-        chosen_is_cpu = cpu;
         // What the renderer uses if the device has it; dual-source blending it needs (host_device.hpp).
         lent.features = {};
         lent.features.dualSrcBlend = VK_TRUE;
@@ -102,6 +119,7 @@ std::string make_device(AppVulkan& app, gpu::HostDevice& lent) {
     if (vkCreateDevice(lent.physical, &device, nullptr, &app.device) != VK_SUCCESS) return "vkCreateDevice failed";
     vkGetDeviceQueue(app.device, lent.queue_family, 0, &lent.queue);
     lent.instance = app.instance;
+    lent.api_version = info.apiVersion;
     lent.device = app.device;
     return "";
 }
@@ -191,7 +209,7 @@ int main(int argc, char** argv) {
     // The application's own device, queue and the features it was made with (dualSrcBlend at least; shaderInt64
     // and shaderFloat64 for the tile path): the renderer draws with them and destroys none of them.
     gpu::RendererDesc desc;
-    desc.host = &lent;   // a gpu::HostDevice: instance, physical, device, queue, queue_family, features
+    desc.host = &lent;   // gpu::HostDevice: instance, api_version, physical, device, queue, queue_family, features
     Result<std::unique_ptr<gpu::Renderer>> renderer = gpu::Renderer::create(desc);
     if (!renderer) return fail(renderer.error());
     Result<std::uint32_t> type = (*renderer)->add_skeleton_type(*skeleton, *atlas, *binding, std::move(pages), "hero");
@@ -219,7 +237,10 @@ int main(int argc, char** argv) {
     allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     allocate.commandBufferCount = 1;
     VkCommandBuffer commands = VK_NULL_HANDLE;
-    vkAllocateCommandBuffers(app.device, &allocate, &commands);
+    if (VkResult r = vkAllocateCommandBuffers(app.device, &allocate, &commands); r != VK_SUCCESS) {
+        vkDestroyCommandPool(app.device, pool, nullptr);
+        return fail("vkAllocateCommandBuffers", r);
+    }
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     vkBeginCommandBuffer(commands, &begin);
     // README: begin copy

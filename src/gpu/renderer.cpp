@@ -108,9 +108,10 @@ void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, co
                              &binned, 0, nullptr, 0, nullptr);
     }
     // The target's old contents are not needed: every pixel is written. Every earlier command on the queue finishes
-    // with it first: earlier frames' writes, readback, presenting, and the application's reads (FrameImage).
+    // with it first, its writes made available: earlier frames, readback, presenting, the application's use of it
+    // (FrameImage).
     VkImageMemoryBarrier image{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    image.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    image.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
     image.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     image.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     image.newLayout = VK_IMAGE_LAYOUT_GENERAL;
@@ -150,8 +151,11 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
     auto impl = std::make_unique<Impl>();
     if (desc.host != nullptr && (!desc.device.empty() || desc.validation || desc.window != nullptr))
         return make_error("renderer", "host device",
-                          "a renderer on the application's device takes no device name, validation or window: the "
-                          "application chooses, validates and shows");
+                          std::string("a renderer on the application's device takes no ") +
+                              (!desc.device.empty() ? "device name" : desc.validation ? "validation" : "window") +
+                              " (RendererDesc::" +
+                              (!desc.device.empty() ? "device" : desc.validation ? "validation" : "window") +
+                              "): the application chooses, validates and shows");
     Result<std::unique_ptr<VkContext>> context = desc.host != nullptr
                                                      ? create_vk_context(*desc.host)
                                                      : create_vk_context(desc.device, desc.validation, desc.window);
@@ -680,6 +684,17 @@ Result<Image> Renderer::read_back() {
     if (m.last_frame < 0) return make_error("renderer", "read_back", "no frame has been drawn");
     if (Result<FrameStats> done = finish(); !done) return done.error();
     Result<void> copied = m.submit_once([&](VkCommandBuffer cb) {
+        // After every earlier command: the frame, and on the application's device its use of the image, which it
+        // has put back in TRANSFER_SRC_OPTIMAL (FrameImage).
+        VkImageMemoryBarrier ready{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+        ready.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+        ready.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        ready.oldLayout = ready.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        ready.srcQueueFamilyIndex = ready.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        ready.image = m.target;
+        ready.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                             nullptr, 1, &ready);
         VkBufferImageCopy copy{};
         copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         copy.imageExtent = {m.width, m.height, 1};
@@ -715,12 +730,17 @@ std::optional<FrameStats> Renderer::last_finished() const { return impl_->last_f
 
 Result<FrameImage> Renderer::frame_image() const {
     const Impl& m = *impl_;
+    if (!m.context->borrowed)
+        return make_error("renderer", "frame_image",
+                          "this renderer made its own device, whose image no other code can use: lend it yours "
+                          "(RendererDesc::host)");
     if (m.last_frame < 0) return make_error("renderer", "frame_image", "no frame has been drawn at this target size");
     FrameImage image;
     image.image = m.target;
     image.view = m.target_view;
     image.width = m.width;
     image.height = m.height;
+    image.generation = m.target_generation;
     return image;
 }
 

@@ -168,10 +168,10 @@ Result<void> Renderer::Impl::create_pipelines() {
     subpass.colorAttachmentCount = 1;
     subpass.pColorAttachments = &color_ref;
     std::array<VkSubpassDependency, 2> deps{};
-    // In: after every earlier command on the queue (earlier frames, readback, presenting, the application's reads
-    // of the target: FrameImage), whose use of the target is over.
+    // In: after every earlier command on the queue (earlier frames, readback, presenting, the application's use of
+    // the target: FrameImage), whose writes are made available first.
     deps[0] = {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-               VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+               VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
                VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, 0};
     deps[1] = {0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0};
@@ -406,6 +406,9 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     if (Result<void> r = wait_all(); !r) return r;
     if (presenter)
         if (Result<void> r = presenter->wait(); !r) return r;
+    // On the application's device, its commands reading the old image (FrameImage) finish before it goes.
+    if (context->borrowed)
+        if (VkResult r = vkQueueWaitIdle(context->queue); r != VK_SUCCESS) return vk_error("vkQueueWaitIdle", r);
     last_frame = -1;  // the frame drawn into the old target goes with it
     if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
     if (target_view) vkDestroyImageView(d, target_view, nullptr);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "spinegpu/gpu/host_device.hpp"
@@ -340,9 +341,17 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
 
 Result<std::unique_ptr<VkContext>> create_vk_context(const HostDevice& host) {
     const auto refuse = [](const std::string& why) { return make_error("vulkan", "host device", why); };
-    if (host.instance == VK_NULL_HANDLE || host.physical == VK_NULL_HANDLE || host.device == VK_NULL_HANDLE ||
-        host.queue == VK_NULL_HANDLE)
-        return refuse("its instance, physical device, device and queue must all be given");
+    const auto version = [](std::uint32_t v) {
+        return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v));
+    };
+    for (const auto& [handle, name] : {std::pair{static_cast<const void*>(host.instance), "instance"},
+                                       std::pair{static_cast<const void*>(host.physical), "physical"},
+                                       std::pair{static_cast<const void*>(host.device), "device"},
+                                       std::pair{static_cast<const void*>(host.queue), "queue"}})
+        if (handle == nullptr) return refuse(std::string("HostDevice::") + name + " is VK_NULL_HANDLE");
+    if (host.api_version < VK_API_VERSION_1_2)
+        return refuse("HostDevice::api_version is " + version(host.api_version) +
+                      ": the instance must be made with Vulkan 1.2 or later (VkApplicationInfo::apiVersion)");
     auto context = std::make_unique<VkContext>();
     context->borrowed = true;
     context->instance = host.instance;
@@ -351,26 +360,29 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const HostDevice& host) {
     context->queue = host.queue;
     context->queue_family = host.queue_family;
     vkGetPhysicalDeviceProperties(host.physical, &context->properties);
+    const std::string name = context->properties.deviceName;
     if (context->properties.apiVersion < VK_API_VERSION_1_2)
-        return refuse(std::string(context->properties.deviceName) + " has Vulkan " +
-                      std::to_string(VK_API_VERSION_MAJOR(context->properties.apiVersion)) + "." +
-                      std::to_string(VK_API_VERSION_MINOR(context->properties.apiVersion)) + "; 1.2 is required");
+        return refuse(name + " has Vulkan " + version(context->properties.apiVersion) + "; 1.2 is required");
     std::uint32_t family_count = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(host.physical, &family_count, nullptr);
     std::vector<VkQueueFamilyProperties> families(family_count);
     vkGetPhysicalDeviceQueueFamilyProperties(host.physical, &family_count, families.data());
-    const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+    const std::string family = "queue family " + std::to_string(host.queue_family);
     if (host.queue_family >= family_count)
-        return refuse("queue family " + std::to_string(host.queue_family) + " does not exist (the device has " +
-                      std::to_string(family_count) + ")");
-    if ((families[host.queue_family].queueFlags & need) != need)
-        return refuse("queue family " + std::to_string(host.queue_family) + " lacks graphics or compute");
+        return refuse(family + " does not exist (" + name + " has " + std::to_string(family_count) + ")");
+    const VkQueueFlags flags = families[host.queue_family].queueFlags;
+    if ((flags & VK_QUEUE_GRAPHICS_BIT) == 0 || (flags & VK_QUEUE_COMPUTE_BIT) == 0)
+        return refuse(family + " of " + name + " has no " +
+                      ((flags & VK_QUEUE_GRAPHICS_BIT) == 0 ? "graphics" : "compute") +
+                      ", and the renderer's queue needs graphics and compute");
     // Enabled features are what the device was made with; a feature the physical device lacks cannot have been.
     VkPhysicalDeviceFeatures available{};
     vkGetPhysicalDeviceFeatures(host.physical, &available);
-    if (!host.features.dualSrcBlend || !available.dualSrcBlend)
-        return refuse("the device was not made with dual-source blending (VkPhysicalDeviceFeatures::dualSrcBlend), "
-                      "which the renderer needs");
+    if (!available.dualSrcBlend)
+        return refuse(name + " has no dual-source blending (dualSrcBlend), which the renderer needs");
+    if (!host.features.dualSrcBlend)
+        return refuse("the device was not made with dual-source blending (HostDevice::features.dualSrcBlend), which "
+                      "the renderer needs: enable it in vkCreateDevice");
     VkPhysicalDeviceFeatures features{};
     features.dualSrcBlend = VK_TRUE;
     features.pipelineStatisticsQuery = host.features.pipelineStatisticsQuery & available.pipelineStatisticsQuery;

@@ -91,7 +91,8 @@ fi
 [ $code -eq 0 ] || fail "draw_a_crowd (gpu): exit code $code ($(cat "$tmp/err"))"
 "$tmp/samples/draw_a_crowd" "$rig" "$atlas" "$animation" "$tmp/cpu.png" cpu 60 >/dev/null 2>"$tmp/err" \
   || fail "draw_a_crowd (cpu): $(cat "$tmp/err")"
-PYTHONPATH=$source_dir/tests/cli python3 - "$tmp/gpu.png" "$tmp/cpu.png" <<'PY' || fail "draw_a_crowd's gpu and cpu images differ"
+export PYTHONPATH=$source_dir/tests/cli  # png_rgba.py
+python3 - "$tmp/gpu.png" "$tmp/cpu.png" <<'PY' || fail "draw_a_crowd's gpu and cpu images differ"
 import sys
 from collections import Counter
 from png_rgba import rgba
@@ -119,7 +120,7 @@ camera=$("$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$animatio
   --camera "$camera" --out "$tmp/tool.png" 2>"$tmp/err" || fail "spinegpu render: $(cat "$tmp/err")"
 "$tmp/samples/draw_on_your_device" "$rig" "$atlas" "$animation" 30 "$camera" "$tmp/app.png" >/dev/null 2>"$tmp/err" \
   || fail "draw_on_your_device: $(cat "$tmp/err")"
-PYTHONPATH=$source_dir/tests/cli python3 - "$tmp/app.png" "$tmp/tool.png" <<'PY' || fail "draw_on_your_device differs from spinegpu render"
+python3 - "$tmp/app.png" "$tmp/tool.png" <<'PY' || fail "draw_on_your_device differs from spinegpu render"
 import sys
 from png_rgba import rgba
 (w, h, a), (w2, h2, b) = rgba(sys.argv[1]), rgba(sys.argv[2])

@@ -13,19 +13,25 @@ namespace spinegpu::gpu {
 // destroys none of it (the application destroys it after every renderer made with it).
 //
 // Requirements, checked where Vulkan lets them be (a refusal names what is missing):
-// - `instance` made with apiVersion 1.2 or later, `physical` a device of Vulkan 1.2 or later;
-// - `device` made from `physical` with `features` (what its VkDeviceCreateInfo enabled, copied here, since Vulkan
-//   cannot be asked): dualSrcBlend is required; shaderInt64 and shaderFloat64 allow RenderPath::gpu_tiles (where
-//   the device also has subgroup votes in compute and 32 KiB of shared memory), pipelineStatisticsQuery the fragment
-//   counts (FrameStats::fragments);
+// - `instance` made with `api_version` (its VkApplicationInfo::apiVersion) 1.2 or later, `physical` a device of
+//   Vulkan 1.2 or later;
+// - `device` made from `physical` with `features` (what its VkDeviceCreateInfo::pEnabledFeatures, or the
+//   VkPhysicalDeviceFeatures2::features in its pNext chain, enabled: copied here, since Vulkan cannot be asked):
+//   dualSrcBlend is required; shaderInt64 and shaderFloat64 allow RenderPath::gpu_tiles (where the device also has
+//   subgroup votes in compute and 32 KiB of shared memory), pipelineStatisticsQuery the fragment counts
+//   (FrameStats::fragments);
 // - `queue` from `device`, of `queue_family`, which has graphics and compute.
-// The renderer submits to `queue` from the calling thread in create, add_skeleton_type, finalize, draw and
-// read_back, and waits for it to be idle in create, finalize, read_back and its destructor (which also wait for what
-// the application submitted to it): Vulkan lets one thread at a time use a queue, so the application must not use
-// `queue` on another thread during those calls. The validation layer, when wanted, is the application's (enabled on
-// its instance; Renderer::validation_messages counts nothing then).
+//
+// The renderer submits to `queue`, from the calling thread, in draw, finalize (or the first draw, when finalize was
+// not called) and read_back; finalize, read_back, a draw at a new target size and its destructor wait until the
+// queue is idle, which includes what the application submitted to it before (so those submissions must not wait on
+// a semaphore that the same thread signals only later). Vulkan lets one thread at a time use a queue: the
+// application keeps its other threads off `queue` during those calls. The validation layer, when wanted, is the
+// application's (enabled on its instance); RendererDesc::device and ::validation, SPINEGPU_DEVICE and
+// SPINEGPU_VALIDATION do not apply, and Renderer::validation_messages counts nothing.
 struct HostDevice {
     VkInstance instance = VK_NULL_HANDLE;
+    std::uint32_t api_version = 0;  // the instance's VkApplicationInfo::apiVersion, e.g. VK_API_VERSION_1_3
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     VkQueue queue = VK_NULL_HANDLE;
@@ -33,18 +39,21 @@ struct HostDevice {
     VkPhysicalDeviceFeatures features{};
 };
 
-// The image the last frame was drawn into (Renderer::frame_image), for the application to read in its own command
+// The image the last frame was drawn into (Renderer::frame_image), for the application to use in its own command
 // buffers, submitted to the renderer's queue after draw() returned:
 // - the image holds premultiplied RGBA8 (VK_FORMAT_R8G8B8A8_UNORM; colours encoded as the atlas pages' are), the
-//   frame drawn over its background; it can be copied or blitted from (TRANSFER_SRC), sampled (SAMPLED) and
-//   stored to (STORAGE);
-// - after draw() it is in `layout`, its writes made available to `stage` (the transfer stage): a barrier with that
-//   source stage, and the layout transition the use needs, makes them visible to the application's commands;
-// - the application may leave it in any layout: the next draw() discards its contents, after every command
-//   submitted to the queue before that draw() (so reads in flight finish first), and transitions it itself; only
-//   read_back() or present() of the same frame need it back in `layout` first;
-// - the handles stay valid until a draw() at another size or the renderer's destruction (a draw() at another size
-//   makes a new image).
+//   frame drawn over its background; it can be copied or blitted from (TRANSFER_SRC), sampled (SAMPLED) and used as
+//   a storage image (STORAGE);
+// - after draw() it is in `layout`, its writes made available and visible to transfer reads: begin the barrier
+//   that takes it to your use with srcStageMask = `stage` and srcAccessMask = 0 (the dependency chains through the
+//   renderer's own), with the layout transition your use needs;
+// - you may leave it in any layout, and even write it: the next draw() waits for every command submitted to the
+//   queue before it, makes their writes available, and discards the image's contents; only read_back() of the same
+//   frame needs it back in `layout` first. That wait also holds the next frame's first write of the image behind
+//   the application's unrelated work submitted before it, and FrameStats::gpu_ms counts it;
+// - the handles stay valid until a draw() at another size or the renderer's destruction: a draw() at another size
+//   waits until the queue is idle, destroys the image and makes a new one, with a new `generation` (rewrite any
+//   descriptor that holds the old view, whose handle value may be reused).
 struct FrameImage {
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
@@ -52,6 +61,7 @@ struct FrameImage {
     std::uint32_t width = 0, height = 0;
     VkImageLayout layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    std::uint64_t generation = 0;  // changes when a new image is made
 };
 
 }  // namespace spinegpu::gpu

@@ -200,8 +200,9 @@ public:
     Result<bool> present(std::uint32_t width, std::uint32_t height);
 
     // The image the last frame was drawn into, for the application's own command buffers (include host_device.hpp;
-    // how to read it is said there). Any renderer has it; one made on the application's device
-    // (RendererDesc::host) exists for that. Fails when no frame has been drawn since the target was last resized.
+    // how to use it is said there). Fails for a renderer that made its own device (only one made on the
+    // application's, RendererDesc::host, shares its image), and when no frame has been drawn since the target was
+    // last resized.
     Result<FrameImage> frame_image() const;
 
     struct Impl;
