@@ -662,6 +662,7 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cb;
+    m.submitted = true;
     if (VkResult r = vkQueueSubmit(c.queue, 1, &submit, f.fence); r != VK_SUCCESS)
         return vk_error("vkQueueSubmit", r);
     f.pending = true;

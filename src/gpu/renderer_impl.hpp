@@ -135,6 +135,7 @@ struct Renderer::Impl {
     std::int32_t last_frame = -1;    // slot of the last frame drawn
     std::optional<FrameStats> last_finished;  // the frame most recently waited for, with its GPU time
     std::uint64_t frames_submitted = 0;       // FrameStats::frame of the last frame submitted
+    bool submitted = false;                   // anything was submitted to the queue (an upload, a frame, readback)
     // RenderPath::gpu_tiles: the tile mask words the last frame waited for asked for; the pool is sized from it (a
     // frame that asks for more than its pool holds draws correctly, only slower). And the diagnostic cap on the
     // pool (SPINEGPU_DIAGNOSE_MASK_POOL), if any.

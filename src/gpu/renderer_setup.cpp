@@ -43,11 +43,12 @@ bool tile_rasterizer_supported(const VkContext& context) {
 Renderer::Impl::~Impl() {
     if (!context) return;
     VkDevice d = context->device;
-    // On the application's device, the queue alone: Vulkan lets its other queues be in use on other threads.
-    if (context->borrowed)
-        vkQueueWaitIdle(context->queue);
-    else
+    // On the application's device, the queue alone (Vulkan lets its other queues be in use on other threads), and
+    // only when something was submitted to it (a failed create submitted nothing).
+    if (!context->borrowed)
         vkDeviceWaitIdle(d);
+    else if (submitted)
+        vkQueueWaitIdle(context->queue);
     presenter.reset();  // (its swapchain before the device, its command buffers before the pool)
     for (FrameSlot& f : frames) {
         for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.draw_command, &f.bones, &f.words,
@@ -387,10 +388,12 @@ Result<void> Renderer::Impl::submit_once(const std::function<void(VkCommandBuffe
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &commands;
-    VkResult r = vkQueueSubmit(context->queue, 1, &submit, VK_NULL_HANDLE);
-    if (r == VK_SUCCESS) r = vkQueueWaitIdle(context->queue);
+    submitted = true;
+    const VkResult r = vkQueueSubmit(context->queue, 1, &submit, VK_NULL_HANDLE);
+    const VkResult waited = r == VK_SUCCESS ? vkQueueWaitIdle(context->queue) : VK_SUCCESS;
     vkFreeCommandBuffers(d, command_pool, 1, &commands);
     if (r != VK_SUCCESS) return vk_error("vkQueueSubmit", r);
+    if (waited != VK_SUCCESS) return vk_error("vkQueueWaitIdle", waited);
     return {};
 }
 
@@ -406,8 +409,8 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     if (Result<void> r = wait_all(); !r) return r;
     if (presenter)
         if (Result<void> r = presenter->wait(); !r) return r;
-    // On the application's device, its commands reading the old image (FrameImage) finish before it goes.
-    if (context->borrowed)
+    // On the application's device, its commands using the old image (FrameImage) finish before it goes.
+    if (context->borrowed && target != VK_NULL_HANDLE)
         if (VkResult r = vkQueueWaitIdle(context->queue); r != VK_SUCCESS) return vk_error("vkQueueWaitIdle", r);
     last_frame = -1;  // the frame drawn into the old target goes with it
     if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);

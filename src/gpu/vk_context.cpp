@@ -350,7 +350,9 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const HostDevice& host) {
                                        std::pair{static_cast<const void*>(host.queue), "queue"}})
         if (handle == nullptr) return refuse(std::string("HostDevice::") + name + " is VK_NULL_HANDLE");
     if (host.api_version < VK_API_VERSION_1_2)
-        return refuse("HostDevice::api_version is " + version(host.api_version) +
+        return refuse("HostDevice::api_version is " +
+                      (host.api_version == 0 ? std::string("not set (0, which Vulkan reads as 1.0)")
+                                             : version(host.api_version)) +
                       ": the instance must be made with Vulkan 1.2 or later (VkApplicationInfo::apiVersion)");
     auto context = std::make_unique<VkContext>();
     context->borrowed = true;

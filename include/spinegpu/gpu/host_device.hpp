@@ -22,13 +22,14 @@ namespace spinegpu::gpu {
 //   (FrameStats::fragments);
 // - `queue` from `device`, of `queue_family`, which has graphics and compute.
 //
-// The renderer submits to `queue`, from the calling thread, in draw, finalize (or the first draw, when finalize was
-// not called) and read_back; finalize, read_back, a draw at a new target size and its destructor wait until the
-// queue is idle, which includes what the application submitted to it before (so those submissions must not wait on
-// a semaphore that the same thread signals only later). Vulkan lets one thread at a time use a queue: the
-// application keeps its other threads off `queue` during those calls. The validation layer, when wanted, is the
-// application's (enabled on its instance); RendererDesc::device and ::validation, SPINEGPU_DEVICE and
-// SPINEGPU_VALIDATION do not apply, and Renderer::validation_messages counts nothing.
+// The renderer submits to `queue`, from the calling thread, in draw, finalize and read_back. These wait until the
+// queue is idle, which includes what the application submitted to it before: finalize (or the first draw, when
+// finalize was not called), read_back, a draw at a new target size (not the first) and the destructor (once
+// anything was submitted); so those submissions must not wait on a semaphore that the same thread signals only
+// later. Vulkan lets one thread at a time use a queue: the application keeps its other threads off `queue` during
+// those calls. The validation layer, when wanted, is the application's (enabled on its instance);
+// RendererDesc::device and ::validation, SPINEGPU_DEVICE and SPINEGPU_VALIDATION do not apply, and
+// Renderer::validation_messages counts nothing.
 struct HostDevice {
     VkInstance instance = VK_NULL_HANDLE;
     std::uint32_t api_version = 0;  // the instance's VkApplicationInfo::apiVersion, e.g. VK_API_VERSION_1_3
