@@ -149,13 +149,12 @@ Renderer::~Renderer() = default;
 
 Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
     auto impl = std::make_unique<Impl>();
-    if (desc.host != nullptr && (!desc.device.empty() || desc.validation || desc.window != nullptr))
+    if (desc.host != nullptr && (!desc.device.empty() || desc.validation || desc.window != nullptr)) {
+        const char* field = !desc.device.empty() ? "device" : desc.validation ? "validation" : "window";
         return make_error("renderer", "host device",
-                          std::string("a renderer on the application's device takes no ") +
-                              (!desc.device.empty() ? "device name" : desc.validation ? "validation" : "window") +
-                              " (RendererDesc::" +
-                              (!desc.device.empty() ? "device" : desc.validation ? "validation" : "window") +
-                              "): the application chooses, validates and shows");
+                          std::string("a renderer on the application's device takes no RendererDesc::") + field +
+                              ": the application chooses, validates and shows its device");
+    }
     Result<std::unique_ptr<VkContext>> context = desc.host != nullptr
                                                      ? create_vk_context(*desc.host)
                                                      : create_vk_context(desc.device, desc.validation, desc.window);

@@ -1,7 +1,8 @@
 // The Vulkan instance, the chosen physical device, the logical device and its one queue (graphics + compute),
 // made in small steps as vk-bootstrap does them: instance (validation layer and messenger when asked), device
 // selection (a hardware GPU preferred, lavapipe otherwise; SPINEGPU_DEVICE or RendererDesc::device picks by name),
-// device with the features the renderer needs (dual-source blending). Every refusal says why.
+// device with the features the renderer needs (dual-source blending); or the application's own, lent and checked
+// (HostDevice). Every refusal says why.
 #pragma once
 
 #include <vulkan/vulkan.h>
