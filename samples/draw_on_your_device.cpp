@@ -8,7 +8,6 @@
 // usage: draw_on_your_device SKELETON ATLAS ANIMATION STEPS SCALE,OX,OY OUT.png
 #include <vulkan/vulkan.h>
 
-#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -270,19 +269,14 @@ int main(int argc, char** argv) {
     vkDestroyCommandPool(app.device, pool, nullptr);
     if (submitted != VK_SUCCESS) return fail("the copy's submission", submitted);
 
-    // Premultiplied to straight alpha, rounded as Renderer::read_back does.
+    // Premultiplied to straight alpha, as Renderer::read_back gives it.
     Image image{k_size, k_size, std::vector<std::uint8_t>(std::size_t{k_size} * k_size * 4)};
     void* mapped = nullptr;
     if (VkResult r = vkMapMemory(app.device, pixels.memory, 0, VK_WHOLE_SIZE, 0, &mapped); r != VK_SUCCESS)
         return fail("vkMapMemory", r);
     std::memcpy(image.rgba.data(), mapped, image.rgba.size());
     vkUnmapMemory(app.device, pixels.memory);
-    for (std::size_t p = 0; p < image.rgba.size(); p += 4) {
-        const std::uint32_t a = image.rgba[p + 3];
-        for (std::size_t k = 0; k < 3; ++k)
-            image.rgba[p + k] = static_cast<std::uint8_t>(
-                a == 0 ? 0 : std::min<std::uint32_t>(255, (image.rgba[p + k] * 255u + a / 2) / a));
-    }
+    unpremultiply_rgba8(image.rgba);
     if (Result<void> written = write_png_file(argv[6], image); !written) return fail(written.error());
     std::printf("drawn on the application's %s device: %s\n", (*renderer)->device_name().c_str(), argv[6]);
     renderer->reset();   // the renderer first, then the application's device (~AppVulkan)

@@ -151,6 +151,15 @@ Result<Image> load_image_file(const std::string& path) {
     return decode_image(*bytes, path);
 }
 
+void unpremultiply_rgba8(std::span<std::uint8_t> rgba) {
+    for (std::size_t p = 0; p + 3 < rgba.size(); p += 4) {
+        const std::uint32_t a = rgba[p + 3];
+        for (std::size_t k = 0; k < 3; ++k)
+            rgba[p + k] =
+                static_cast<std::uint8_t>(a == 0 ? 0 : std::min<std::uint32_t>(255, (rgba[p + k] * 255u + a / 2) / a));
+    }
+}
+
 Result<void> write_png_file(const std::string& path, const Image& image) {
     if (image.width == 0 || image.height == 0 || image.width > static_cast<std::uint32_t>(k_max_dimension) ||
         image.height > static_cast<std::uint32_t>(k_max_dimension))

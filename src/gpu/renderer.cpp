@@ -713,16 +713,9 @@ Result<Image> Renderer::read_back() {
     Image image;
     image.width = m.width;
     image.height = m.height;
-    image.rgba.resize(std::size_t{m.width} * m.height * 4);
     const auto* src = static_cast<const std::uint8_t*>(m.readback.mapped);
-    for (std::size_t p = 0; p < image.rgba.size(); p += 4) {
-        const std::uint32_t a = src[p + 3];
-        for (int k = 0; k < 3; ++k) {
-            const std::uint32_t v = a == 0 ? 0 : std::min<std::uint32_t>(255, (src[p + k] * 255u + a / 2) / a);
-            image.rgba[p + static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(v);
-        }
-        image.rgba[p + 3] = static_cast<std::uint8_t>(a);
-    }
+    image.rgba.assign(src, src + std::size_t{m.width} * m.height * 4);
+    unpremultiply_rgba8(image.rgba);
     return image;
 }
 

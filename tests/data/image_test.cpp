@@ -85,6 +85,20 @@ TEST(Image, png_write_then_read_round_trips) {
     fs::remove_all(path.parent_path());
 }
 
+// Premultiplied to straight: c * 255 / a rounded to nearest, clamped to 255 (a channel above its alpha), alpha kept,
+// and alpha 0 to transparent black; a premultiplied opaque or half-covered white comes back white.
+TEST(Image, unpremultiplying_divides_by_alpha_rounding_to_nearest) {
+    std::vector<std::uint8_t> rgba = {255, 128, 0, 255,  // opaque: unchanged
+                                      128, 64, 1, 128,   // half: 255, 128 (127.5 rounds up), 2 (1.99)
+                                      10, 0, 200, 100,   // a channel over its alpha: clamped
+                                      7, 8, 9, 0,        // no coverage: black
+                                      1, 2, 3, 3};       // 85, 170, 255
+    unpremultiply_rgba8(rgba);
+    const std::vector<std::uint8_t> expected = {255, 128, 0, 255, 255, 128, 2, 128, 26, 0, 255, 100,
+                                                0,   0,   0, 0,   85,  170, 255, 3};
+    EXPECT_EQ(rgba, expected);
+}
+
 TEST(Image, garbage_bytes_give_an_error_naming_the_file) {
     std::vector<std::uint8_t> garbage(300);
     for (std::size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<std::uint8_t>(i * 91 + 7);

@@ -207,7 +207,7 @@ public:
         vkFreeMemory(device_, memory_, nullptr);
     }
 
-    // Waits for the read; the frame as straight-alpha RGBA8, un-premultiplied as Renderer::read_back does.
+    // Waits for the read; the frame as straight-alpha RGBA8 (unpremultiply_rgba8, as Renderer::read_back).
     std::vector<std::uint8_t> straight_pixels() {
         EXPECT_EQ(vkWaitForFences(device_, 1, &fence_, VK_TRUE, ~std::uint64_t{0}), VK_SUCCESS);
         void* mapped = nullptr;
@@ -219,12 +219,7 @@ public:
         std::vector<std::uint8_t> out(pixels_ * 4);
         std::memcpy(out.data(), mapped, out.size());
         vkUnmapMemory(device_, memory_);
-        for (std::size_t p = 0; p < out.size(); p += 4) {
-            const std::uint32_t a = out[p + 3];
-            for (std::size_t k = 0; k < 3; ++k)
-                out[p + k] = static_cast<std::uint8_t>(
-                    a == 0 ? 0 : std::min<std::uint32_t>(255, (out[p + k] * 255u + a / 2) / a));
-        }
+        unpremultiply_rgba8(out);
         return out;
     }
 
@@ -237,19 +232,16 @@ private:
         VkMemoryRequirements needs;
         vkGetBufferMemoryRequirements(device_, buffer_, &needs);
         VkPhysicalDeviceMemoryProperties memory{};
+        vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
         VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         allocate.allocationSize = needs.size;
         allocate.memoryTypeIndex = ~0u;
-        physical_memory(memory);
         const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
         for (std::uint32_t i = 0; i < memory.memoryTypeCount && allocate.memoryTypeIndex == ~0u; ++i)
             if ((needs.memoryTypeBits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & host) == host)
                 allocate.memoryTypeIndex = i;
         ASSERT_EQ(vkAllocateMemory(device_, &allocate, nullptr, &memory_), VK_SUCCESS);
         vkBindBufferMemory(device_, buffer_, memory_, 0);
-    }
-    void physical_memory(VkPhysicalDeviceMemoryProperties& memory) const {
-        vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
     }
     void make_pipeline() {
         if (as_ == ReadAs::sampled) {

@@ -38,6 +38,11 @@ Result<Image> decode_image(std::span<const std::uint8_t> bytes, const std::strin
 // Reads and decodes the image at `path`.
 Result<Image> load_image_file(const std::string& path);
 
+// Premultiplied RGBA8 pixels to straight alpha, in place: each colour channel c of a pixel with alpha a becomes
+// c * 255 / a rounded to nearest, at most 255; a pixel with alpha 0 becomes transparent black. (What
+// Renderer::read_back does to the frame; for an application that reads the frame image itself.)
+void unpremultiply_rgba8(std::span<std::uint8_t> rgba);
+
 // Encodes RGBA8 pixels as PNG and writes them to `path`. Fails on an empty image, one over k_max_image_dimension,
 // or `rgba` not holding width * height * 4 bytes.
 Result<void> write_png_file(const std::string& path, const Image& image);
