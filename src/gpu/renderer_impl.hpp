@@ -13,6 +13,7 @@
 #include "gpu_buffer.hpp"
 #include "presenter.hpp"
 #include "spinegpu/gpu/frame_packer.hpp"
+#include "spinegpu/gpu/host_device.hpp"
 #include "spinegpu/runtime/batch_update.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 #include "vk_context.hpp"
@@ -27,6 +28,23 @@ enum Binding : std::uint32_t {
     b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks,
     b_packed_characters, b_place_blocks, b_draw_command, b_pages_nearest, b_page_filters, b_setup_lists, b_count
 };
+
+// Timestamps per frame slot: the frame's start, the end of its skinning passes, its end.
+inline constexpr std::uint32_t k_queries_per_frame = 3;
+
+// Where a frame is drawn (Impl::draw_frame): the renderer's own target, `width` x `height`, cleared to `background`;
+// or the application's image `host` (Renderer::draw_onto), of its size, over what it holds.
+struct FrameTarget {
+    const HostImage* host = nullptr;
+    std::uint32_t width = 0, height = 0;
+    Color background;
+};
+
+// Records a barrier on colour image `image` (its one level and layer), from layout `from` to `to`: after `src_stage`'s
+// `src_access`, before `dst_stage`'s `dst_access`.
+void image_barrier(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
+                   VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                   VkAccessFlags dst_access);
 
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
 inline constexpr std::uint32_t k_tile_shared_memory_bytes = 32768;
@@ -70,6 +88,10 @@ struct FrameSlot {
                                             // the pool they are allocated from
     VkDescriptorSet set_gpu = VK_NULL_HANDLE, set_cpu = VK_NULL_HANDLE;
     std::array<std::uint64_t, b_count> bound_gpu{}, bound_cpu{};  // buffer generations the sets point at
+    // The framebuffer of the application's image this slot last drew onto through the raster pipeline
+    // (Renderer::draw_onto), and the Impl::host_serial it was made for.
+    VkFramebuffer host_framebuffer = VK_NULL_HANDLE;
+    std::uint64_t host_framebuffer_serial = 0;
     VkCommandBuffer commands = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
     bool pending = false;    // submitted and not yet waited for
@@ -93,7 +115,8 @@ struct Renderer::Impl {
     // RenderPath::gpu_tiles, when tile_rasterizer_supported.
     VkPipeline triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
     std::uint32_t raster_diagnose = 0;  // raster.comp's k_diagnose (SPINEGPU_DIAGNOSE_TILES, read at creation)
-    VkRenderPass render_pass = VK_NULL_HANDLE;
+    VkRenderPass render_pass = VK_NULL_HANDLE;       // the own target: cleared, left for readback
+    VkRenderPass load_render_pass = VK_NULL_HANDLE;  // the application's image (draw_onto): loaded, kept in place
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
     VkCommandPool command_pool = VK_NULL_HANDLE;
     VkQueryPool queries = VK_NULL_HANDLE;
@@ -129,6 +152,11 @@ struct Renderer::Impl {
     std::uint64_t target_generation = 0;  // bumped when the target is recreated (descriptor sets compare it)
     GpuBuffer readback;
     std::unique_ptr<Presenter> presenter;  // with a window (RendererDesc::window)
+    // The application's image last drawn onto (Renderer::draw_onto), and a number that changes whenever it does:
+    // frame slots compare it to know when their framebuffer or descriptor of that image must be remade.
+    HostImage host_target{};
+    std::uint64_t host_serial = 0;
+    bool last_onto = false;  // the last frame was drawn onto the application's image, not into `target`
 
     std::vector<FrameSlot> frames;
     std::uint32_t frame_index = 0;   // next slot to use
@@ -172,12 +200,20 @@ struct Renderer::Impl {
     Result<void> check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers,
                                   std::uint32_t levels) const;
     Result<void> fit_target(std::uint32_t w, std::uint32_t h);
+    // Checks, packs, records and submits one frame into `to` (Renderer::draw and draw_onto).
+    Result<FrameStats> draw_frame(const FrameTarget& to, std::span<const CharacterDraw> characters,
+                                  const Camera2D& camera, RenderPath path, const PoseJob& poses);
     Result<void> wait_slot(FrameSlot& slot);
     // Waits for every slot, oldest frame first (so that last_finished is the newest); the first error, after all.
     Result<void> wait_all();
-    // Points the slot's descriptor sets at the buffers (and target) reallocated since they were last written;
-    // returns the number of bindings written.
-    std::uint32_t update_sets(FrameSlot& slot);
+    // Points the slot's descriptor sets at the buffers reallocated since they were last written, and the target
+    // binding at `target_view` (tagged `target_tag`, or left as it is when the view is null); returns the number of
+    // bindings written.
+    std::uint32_t update_sets(FrameSlot& slot, VkImageView target_view, std::uint64_t target_tag);
+    // Takes `host` as the image the next frame draws onto: a new host_serial when it differs from the last one.
+    void take_host_target(const HostImage& host);
+    // The slot's framebuffer for the application's image host_target, made anew when host_serial has changed since.
+    Result<void> fit_host_framebuffer(FrameSlot& slot);
     Result<void> submit_once(const std::function<void(VkCommandBuffer)>& record);
 };
 

@@ -12,8 +12,6 @@
 namespace spinegpu::gpu {
 namespace {
 
-constexpr std::uint32_t k_queries_per_frame = 3;  // start, after skinning, after drawing
-
 Result<VkShaderModule> make_module(VkDevice device, std::span<const std::uint32_t> code) {
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     info.codeSize = code.size_bytes();
@@ -56,6 +54,7 @@ Renderer::Impl::~Impl() {
                              &f.counters, &f.triangles, &f.triangle_boxes, &f.character_tiles, &f.tile_masks})
             destroy_buffer(*context, *b);
         if (f.fence != VK_NULL_HANDLE) vkDestroyFence(d, f.fence, nullptr);
+        if (f.host_framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(d, f.host_framebuffer, nullptr);
     }
     for (GpuBuffer* b : {&influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
                          &setup_lists, &vertex_owners, &collapse_indices, &page_filters, &readback})
@@ -85,6 +84,7 @@ Renderer::Impl::~Impl() {
     if (draw_layout) vkDestroyPipelineLayout(d, draw_layout, nullptr);
     if (set_layout) vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
     if (render_pass) vkDestroyRenderPass(d, render_pass, nullptr);
+    if (load_render_pass) vkDestroyRenderPass(d, load_render_pass, nullptr);
 }
 
 Result<void> Renderer::Impl::create_pipelines() {
@@ -184,6 +184,13 @@ Result<void> Renderer::Impl::create_pipelines() {
     pass_info.dependencyCount = static_cast<std::uint32_t>(deps.size());
     pass_info.pDependencies = deps.data();
     if (VkResult r = vkCreateRenderPass(d, &pass_info, nullptr, &render_pass); r != VK_SUCCESS)
+        return vk_error("vkCreateRenderPass", r);
+    // The application's image (draw_onto): loaded and stored in COLOR_ATTACHMENT_OPTIMAL, the draw's barriers taking
+    // it from and back to the application's layout. Compatible with render_pass (the same dependencies too), so the
+    // same pipelines draw in it.
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    color.initialLayout = color.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    if (VkResult r = vkCreateRenderPass(d, &pass_info, nullptr, &load_render_pass); r != VK_SUCCESS)
         return vk_error("vkCreateRenderPass", r);
 
     Result<VkShaderModule> vert = make_module(d, draw_vert_spirv());
@@ -394,6 +401,33 @@ Result<void> Renderer::Impl::submit_once(const std::function<void(VkCommandBuffe
     vkFreeCommandBuffers(d, command_pool, 1, &commands);
     if (r != VK_SUCCESS) return vk_error("vkQueueSubmit", r);
     if (waited != VK_SUCCESS) return vk_error("vkQueueWaitIdle", waited);
+    return {};
+}
+
+void Renderer::Impl::take_host_target(const HostImage& host) {
+    const HostImage& last = host_target;
+    if (host_serial != 0 && host.image == last.image && host.view == last.view && host.width == last.width &&
+        host.height == last.height && host.generation == last.generation)
+        return;
+    host_target = host;
+    ++host_serial;
+}
+
+Result<void> Renderer::Impl::fit_host_framebuffer(FrameSlot& f) {
+    if (f.host_framebuffer != VK_NULL_HANDLE && f.host_framebuffer_serial == host_serial) return {};
+    // (The slot's last frame has been waited for: its framebuffer is no longer in use.)
+    if (f.host_framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(context->device, f.host_framebuffer, nullptr);
+    f.host_framebuffer = VK_NULL_HANDLE;
+    VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+    fb.renderPass = load_render_pass;
+    fb.attachmentCount = 1;
+    fb.pAttachments = &host_target.view;
+    fb.width = host_target.width;
+    fb.height = host_target.height;
+    fb.layers = 1;
+    if (VkResult r = vkCreateFramebuffer(context->device, &fb, nullptr, &f.host_framebuffer); r != VK_SUCCESS)
+        return vk_error("vkCreateFramebuffer", r);
+    f.host_framebuffer_serial = host_serial;
     return {};
 }
 

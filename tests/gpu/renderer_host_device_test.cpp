@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "host_vulkan_support.hpp"
 #include "renderer_test_support.hpp"
 #include "spinegpu/gpu/host_device.hpp"
 #include "spinegpu/gpu/renderer.hpp"
@@ -30,149 +31,6 @@ const std::uint32_t k_frame_reader[] = {
 const std::uint32_t k_frame_sampler[] = {
 #include "frame_sampler.comp.inc"
 };
-
-VKAPI_ATTR VkBool32 VKAPI_CALL count_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                             VkDebugUtilsMessageTypeFlagsEXT,
-                                             const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
-
-// The application's Vulkan: its instance, the device it lends, and the validation layer's messages on them.
-struct HostVulkan {
-    VkInstance instance = VK_NULL_HANDLE;
-    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-    HostDevice lent;
-    std::atomic<std::uint64_t> messages{0};
-    std::string first_message;
-
-    // Destroys the device: the validation layer then reports any object made on it and not destroyed.
-    void destroy_device() {
-        if (lent.device != VK_NULL_HANDLE) vkDestroyDevice(lent.device, nullptr);
-        lent.device = VK_NULL_HANDLE;
-    }
-    ~HostVulkan() {
-        destroy_device();
-        if (messenger != VK_NULL_HANDLE) {
-            auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-                vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-            destroy(instance, messenger, nullptr);
-        }
-        if (instance != VK_NULL_HANDLE) vkDestroyInstance(instance, nullptr);
-    }
-};
-
-VKAPI_ATTR VkBool32 VKAPI_CALL count_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                             VkDebugUtilsMessageTypeFlagsEXT,
-                                             const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
-    if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
-    auto* host = static_cast<HostVulkan*>(user);
-    if (host->messages.fetch_add(1) == 0) host->first_message = data->pMessage;
-    return VK_FALSE;
-}
-
-bool has_validation_layer() {
-    std::uint32_t count = 0;
-    vkEnumerateInstanceLayerProperties(&count, nullptr);
-    std::vector<VkLayerProperties> layers(count);
-    vkEnumerateInstanceLayerProperties(&count, layers.data());
-    return std::any_of(layers.begin(), layers.end(), [](const VkLayerProperties& l) {
-        return std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
-    });
-}
-
-// The application's instance and a device on the physical device named `device_name`, with those of dual-source
-// blending, 64-bit integers and floats and pipeline statistics that it has and `wanted` asks for. Null, after
-// recording a failure, when that cannot be made.
-std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPhysicalDeviceFeatures& wanted) {
-    auto host = std::make_unique<HostVulkan>();
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "spinegpu host device test";
-    app.apiVersion = VK_API_VERSION_1_2;
-    const char* const layer = "VK_LAYER_KHRONOS_validation";
-    const char* const debug_utils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-    const VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
-    VkValidationFeaturesEXT validation_features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
-    validation_features.enabledValidationFeatureCount = 1;
-    validation_features.pEnabledValidationFeatures = &sync;
-    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    messenger.pNext = &validation_features;
-    messenger.messageSeverity =
-        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
-    messenger.pfnUserCallback = count_message;
-    messenger.pUserData = host.get();
-    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    info.pApplicationInfo = &app;
-    const bool validated = has_validation_layer();
-    if (validated) {
-        info.pNext = &messenger;
-        info.enabledLayerCount = 1;
-        info.ppEnabledLayerNames = &layer;
-        info.enabledExtensionCount = 1;
-        info.ppEnabledExtensionNames = &debug_utils;
-    }
-    if (VkResult r = vkCreateInstance(&info, nullptr, &host->instance); r != VK_SUCCESS) {
-        ADD_FAILURE() << "the application's vkCreateInstance: " << r;
-        return nullptr;
-    }
-    if (validated) {
-        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-            vkGetInstanceProcAddr(host->instance, "vkCreateDebugUtilsMessengerEXT"));
-        messenger.pNext = nullptr;
-        if (create(host->instance, &messenger, nullptr, &host->messenger) != VK_SUCCESS) {
-            ADD_FAILURE() << "vkCreateDebugUtilsMessengerEXT";
-            return nullptr;
-        }
-    }
-    std::uint32_t count = 0;
-    vkEnumeratePhysicalDevices(host->instance, &count, nullptr);
-    std::vector<VkPhysicalDevice> devices(count);
-    vkEnumeratePhysicalDevices(host->instance, &count, devices.data());
-    for (VkPhysicalDevice physical : devices) {
-        VkPhysicalDeviceProperties props;
-        vkGetPhysicalDeviceProperties(physical, &props);
-        if (device_name == props.deviceName) host->lent.physical = physical;
-    }
-    if (host->lent.physical == VK_NULL_HANDLE) {
-        ADD_FAILURE() << "the application finds no device named " << device_name;
-        return nullptr;
-    }
-    vkGetPhysicalDeviceQueueFamilyProperties(host->lent.physical, &count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(count);
-    vkGetPhysicalDeviceQueueFamilyProperties(host->lent.physical, &count, families.data());
-    const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-    while (host->lent.queue_family < count && (families[host->lent.queue_family].queueFlags & need) != need)
-        ++host->lent.queue_family;
-    VkPhysicalDeviceFeatures available{};
-    vkGetPhysicalDeviceFeatures(host->lent.physical, &available);
-    VkPhysicalDeviceFeatures& enabled = host->lent.features;
-    enabled.dualSrcBlend = available.dualSrcBlend & wanted.dualSrcBlend;
-    enabled.shaderInt64 = available.shaderInt64 & wanted.shaderInt64;
-    enabled.shaderFloat64 = available.shaderFloat64 & wanted.shaderFloat64;
-    enabled.pipelineStatisticsQuery = available.pipelineStatisticsQuery & wanted.pipelineStatisticsQuery;
-    const float priority = 1;
-    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queue.queueFamilyIndex = host->lent.queue_family;
-    queue.queueCount = 1;
-    queue.pQueuePriorities = &priority;
-    VkDeviceCreateInfo device{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    device.queueCreateInfoCount = 1;
-    device.pQueueCreateInfos = &queue;
-    device.pEnabledFeatures = &enabled;
-    if (VkResult r = vkCreateDevice(host->lent.physical, &device, nullptr, &host->lent.device); r != VK_SUCCESS) {
-        ADD_FAILURE() << "the application's vkCreateDevice: " << r;
-        return nullptr;
-    }
-    vkGetDeviceQueue(host->lent.device, host->lent.queue_family, 0, &host->lent.queue);
-    host->lent.instance = host->instance;
-    host->lent.api_version = app.apiVersion;
-    return host;
-}
-
-VkPhysicalDeviceFeatures all_features() {
-    VkPhysicalDeviceFeatures f{};
-    f.dualSrcBlend = f.shaderInt64 = f.shaderFloat64 = f.pipelineStatisticsQuery = VK_TRUE;
-    return f;
-}
 
 // How the application reads the frame image in its compute shader: as a storage image (in GENERAL) or a sampled
 // one (in SHADER_READ_ONLY_OPTIMAL).
@@ -231,15 +89,10 @@ private:
         ASSERT_EQ(vkCreateBuffer(device_, &info, nullptr, &buffer_), VK_SUCCESS);
         VkMemoryRequirements needs;
         vkGetBufferMemoryRequirements(device_, buffer_, &needs);
-        VkPhysicalDeviceMemoryProperties memory{};
-        vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
         VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         allocate.allocationSize = needs.size;
-        allocate.memoryTypeIndex = ~0u;
-        const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
-        for (std::uint32_t i = 0; i < memory.memoryTypeCount && allocate.memoryTypeIndex == ~0u; ++i)
-            if ((needs.memoryTypeBits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & host) == host)
-                allocate.memoryTypeIndex = i;
+        allocate.memoryTypeIndex =
+            find_memory_type(physical_, needs.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
         ASSERT_EQ(vkAllocateMemory(device_, &allocate, nullptr, &memory_), VK_SUCCESS);
         vkBindBufferMemory(device_, buffer_, memory_, 0);
     }
@@ -364,19 +217,6 @@ private:
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkFence fence_ = VK_NULL_HANDLE;
 };
-
-// A renderer on `host`'s device; null after recording the failure.
-std::unique_ptr<Renderer> renderer_on(const HostVulkan& host) {
-    RendererDesc desc;
-    desc.host = &host.lent;
-    Result<std::unique_ptr<Renderer>> made = Renderer::create(desc);
-    EXPECT_TRUE(made.ok()) << made.error().message();
-    return made ? std::move(*made) : nullptr;
-}
-
-void expect_no_host_messages(const HostVulkan& host) {
-    EXPECT_EQ(host.messages.load(), 0u) << host.first_message;
-}
 
 // Six frames of the crowd on every path, each read by the application in its own submission right after draw()
 // and before the next draw() overwrites the image (as a storage image and as a sampled one, in turn, each left in

@@ -1,6 +1,7 @@
-// Drawing with the application's own Vulkan device (RendererDesc::host) and handing each frame to it
-// (Renderer::frame_image): for an engine that has its device already and composites the characters into its own
-// frames. Apart from renderer.hpp so that only code which embeds the renderer sees the Vulkan headers.
+// Drawing with the application's own Vulkan device (RendererDesc::host): onto the application's own image, over
+// what it holds (Renderer::draw_onto), or into the renderer's target, handed to the application to use
+// (Renderer::frame_image). For an engine that has its device already. Apart from renderer.hpp so that only code which
+// embeds the renderer sees the Vulkan headers.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -63,6 +64,32 @@ struct FrameImage {
     VkImageLayout layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
     std::uint64_t generation = 0;  // changes when a new image is made
+};
+
+// An image of the application's that Renderer::draw_onto draws the characters onto, blending each slot over the
+// pixels already there with its blend mode, as on the renderer's own target: a multiply or screen slot over the
+// application's background multiplies or screens that background, which compositing a frame drawn apart
+// (FrameImage) cannot do where the frame is transparent. Requirements (the checked ones: a refusal names the field):
+// - `image` holds premultiplied colour, VK_FORMAT_R8G8B8A8_UNORM (colours encoded as the atlas pages' are; the only
+//   format taken), and was made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and cpu paths,
+//   VK_IMAGE_USAGE_STORAGE_BIT for gpu_tiles; `view` is a 2D view of it, one mipmap level and one layer, colour
+//   aspect, of `format`, `width` x `height` pixels;
+// - when the frame's commands run it is in `layout` (not UNDEFINED or PREINITIALIZED, which would discard it), and
+//   it is left in `layout`;
+// - `generation` changes whenever `image` or `view` is made anew (a handle value may be reused): the renderer keeps
+//   a framebuffer and a descriptor for the image per frame slot and remakes them when any field of this changes.
+// The frame's commands, submitted to the queue by draw_onto, first wait for every command submitted before them and
+// make their writes available (so the application's drawing of the image, submitted earlier, needs no barrier of its
+// own), and end with the image's writes available and visible to every later command on the queue, in any stage
+// (so neither does its use after). The image must outlive the frame's commands: destroy it only after finish(), or
+// a fence of a later submission to the queue, has signalled (a fence covers every earlier submission to its queue).
+struct HostImage {
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+    VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+    std::uint32_t width = 0, height = 0;
+    VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    std::uint64_t generation = 0;
 };
 
 }  // namespace spinegpu::gpu

@@ -5,7 +5,7 @@
 // The CPU path draws the same frame from world vertices computed by the runtime on the CPU (cpu_path.hpp).
 // It draws into its own offscreen target, read back on request, shown in a window when it was made with one
 // (RendererDesc::window, Renderer::present), or, on the application's own Vulkan device (RendererDesc::host), handed
-// to it to composite (Renderer::frame_image).
+// to it (Renderer::frame_image); on that device it also draws onto the application's own images (Renderer::draw_onto).
 //
 // Works on hardware drivers and on Mesa's lavapipe: no descriptor indexing (all atlas pages of all types share one
 // 2D array texture), storage buffers under 128 MiB per binding for moderate crowds.
@@ -44,6 +44,7 @@ struct WindowSurface {
 
 struct HostDevice;  // the application's own Vulkan device (host_device.hpp)
 struct FrameImage;  // the image a frame was drawn into, for that application (host_device.hpp)
+struct HostImage;   // an image of that application's, to draw onto (host_device.hpp)
 
 // Zero means default everywhere.
 struct RendererDesc {
@@ -55,7 +56,8 @@ struct RendererDesc {
     const WindowSurface* window = nullptr;
     // The application's own Vulkan device to draw with (host_device.hpp), or none (the renderer makes its own). With
     // one, `device`, `validation` and `window` must be left unset: the device is chosen, validated and shown by the
-    // application, which reads each frame through Renderer::frame_image. Must stay valid during create().
+    // application, which draws onto its own images (Renderer::draw_onto) or reads each frame through
+    // Renderer::frame_image. Must stay valid during create().
     const HostDevice* host = nullptr;
 };
 
@@ -174,6 +176,14 @@ public:
     // on each range of characters, in the packing pass (see PoseJob).
     Result<FrameStats> draw(std::span<const CharacterDraw> characters, const Camera2D& camera, std::uint32_t width,
                             std::uint32_t height, Color background, RenderPath path, PoseJob poses = {});
+
+    // Draws `characters` as draw() does, onto the application's image `target` (include host_device.hpp: HostImage
+    // says what it must be and how the frame's commands order against the application's), over what it holds, at
+    // its size: nothing is cleared. For a renderer on the application's device (RendererDesc::host): fails on one
+    // with its own device, and for a target that breaks HostImage's checked requirements, naming the field. The
+    // renderer's own target is left as it was; read_back, frame_image and present refuse until the next draw().
+    Result<FrameStats> draw_onto(const HostImage& target, std::span<const CharacterDraw> characters,
+                                 const Camera2D& camera, RenderPath path, PoseJob poses = {});
 
     // Threads for packing poses and building the CPU path's vertices (characters are split into ranges), or null for
     // the calling thread alone. The pool must outlive its use here; the renderer runs one batch at a time on it.
