@@ -1,9 +1,10 @@
 // draw_on_your_device: an application that has its own Vulkan device (as a game engine does) lends it to the
 // renderer, which draws one character, posed after STEPS frames of 1/60 s of ANIMATION as `spinegpu render` poses
-// it, into a 512x512 frame with the camera SCALE,OX,OY (as `render --camera`); the application then copies the frame
-// out of the renderer's image in its own command buffer, on its own queue, and writes it to OUT.png (straight alpha,
-// transparent background). The README quotes the lines between the README markers;
-// tests/cli/library_samples_match_the_tool.sh checks that OUT.png equals `spinegpu render`'s image of that frame.
+// it, onto the application's own 512x512 image (cleared to transparent by the application first, where an engine
+// would have drawn its scene) with the camera SCALE,OX,OY (as `render --camera`); the application then copies its
+// image out in its own command buffer, on its own queue, and writes it to OUT.png (straight alpha). The README
+// quotes the lines between the README markers; tests/cli/library_samples_match_the_tool.sh checks that OUT.png
+// equals `spinegpu render`'s image of that frame.
 //
 // usage: draw_on_your_device SKELETON ATLAS ANIMATION STEPS SCALE,OX,OY OUT.png
 #include <vulkan/vulkan.h>
@@ -123,37 +124,81 @@ std::string make_device(AppVulkan& app, gpu::HostDevice& lent) {
     return "";
 }
 
-// A host-visible buffer of `size` bytes on the application's device, for the frame's pixels.
-struct ReadbackBuffer {
+// The index of a memory type of `physical` among `allowed` (bits) that has `wanted`, or VK_MAX_MEMORY_TYPES.
+std::uint32_t memory_type(VkPhysicalDevice physical, std::uint32_t allowed, VkMemoryPropertyFlags wanted) {
+    VkPhysicalDeviceMemoryProperties types;
+    vkGetPhysicalDeviceMemoryProperties(physical, &types);
+    for (std::uint32_t i = 0; i < types.memoryTypeCount; ++i)
+        if ((allowed & (1u << i)) && (types.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
+    return VK_MAX_MEMORY_TYPES;
+}
+
+// The application's image that the character is drawn onto (RGBA8, size x size, and its view), and a host-visible
+// buffer to copy it into. Destroyed by the application once nothing uses them.
+struct AppImage {
     VkDevice device = VK_NULL_HANDLE;
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
     VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    ~ReadbackBuffer() {
+    VkDeviceMemory image_memory = VK_NULL_HANDLE, buffer_memory = VK_NULL_HANDLE;
+    ~AppImage() {
+        if (view != VK_NULL_HANDLE) vkDestroyImageView(device, view, nullptr);
+        if (image != VK_NULL_HANDLE) vkDestroyImage(device, image, nullptr);
         if (buffer != VK_NULL_HANDLE) vkDestroyBuffer(device, buffer, nullptr);
-        if (memory != VK_NULL_HANDLE) vkFreeMemory(device, memory, nullptr);
+        for (VkDeviceMemory memory : {image_memory, buffer_memory})
+            if (memory != VK_NULL_HANDLE) vkFreeMemory(device, memory, nullptr);
     }
-    VkResult create(const gpu::HostDevice& lent, VkDeviceSize size) {
+    VkResult allocate(const gpu::HostDevice& lent, const VkMemoryRequirements& needs, VkMemoryPropertyFlags wanted,
+                      VkDeviceMemory& memory) {
+        VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        info.allocationSize = needs.size;
+        info.memoryTypeIndex = memory_type(lent.physical, needs.memoryTypeBits, wanted);
+        if (info.memoryTypeIndex == VK_MAX_MEMORY_TYPES) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+        return vkAllocateMemory(device, &info, nullptr, &memory);
+    }
+    VkResult create(const gpu::HostDevice& lent, std::uint32_t size) {
         device = lent.device;
-        VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-        info.size = size;
-        info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-        if (VkResult r = vkCreateBuffer(device, &info, nullptr, &buffer); r != VK_SUCCESS) return r;
+        VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+        info.imageType = VK_IMAGE_TYPE_2D;
+        info.format = VK_FORMAT_R8G8B8A8_UNORM;
+        info.extent = {size, size, 1};
+        info.mipLevels = info.arrayLayers = 1;
+        info.samples = VK_SAMPLE_COUNT_1_BIT;
+        info.tiling = VK_IMAGE_TILING_OPTIMAL;
+        // (Colour attachment for the gpu and cpu paths, storage for gpu-tiles: HostImage.)
+        info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+        if (VkResult r = vkCreateImage(device, &info, nullptr, &image); r != VK_SUCCESS) return r;
         VkMemoryRequirements needs;
+        vkGetImageMemoryRequirements(device, image, &needs);
+        if (VkResult r = allocate(lent, needs, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, image_memory); r != VK_SUCCESS)
+            return r;
+        if (VkResult r = vkBindImageMemory(device, image, image_memory, 0); r != VK_SUCCESS) return r;
+        VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        view_info.image = image;
+        view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        view_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+        view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        if (VkResult r = vkCreateImageView(device, &view_info, nullptr, &view); r != VK_SUCCESS) return r;
+        VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+        buffer_info.size = VkDeviceSize{size} * size * 4;
+        buffer_info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        if (VkResult r = vkCreateBuffer(device, &buffer_info, nullptr, &buffer); r != VK_SUCCESS) return r;
         vkGetBufferMemoryRequirements(device, buffer, &needs);
-        VkPhysicalDeviceMemoryProperties types;
-        vkGetPhysicalDeviceMemoryProperties(lent.physical, &types);
-        const VkMemoryPropertyFlags wanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        allocate.allocationSize = needs.size;
-        allocate.memoryTypeIndex = types.memoryTypeCount;
-        for (std::uint32_t i = 0; i < types.memoryTypeCount && allocate.memoryTypeIndex == types.memoryTypeCount; ++i)
-            if ((needs.memoryTypeBits & (1u << i)) && (types.memoryTypes[i].propertyFlags & wanted) == wanted)
-                allocate.memoryTypeIndex = i;
-        if (allocate.memoryTypeIndex == types.memoryTypeCount) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-        if (VkResult r = vkAllocateMemory(device, &allocate, nullptr, &memory); r != VK_SUCCESS) return r;
-        return vkBindBufferMemory(device, buffer, memory, 0);
+        const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        if (VkResult r = allocate(lent, needs, host, buffer_memory); r != VK_SUCCESS) return r;
+        return vkBindBufferMemory(device, buffer, buffer_memory, 0);
     }
 };
+
+// Submits `commands` (recorded) to the application's queue.
+VkResult submit(const gpu::HostDevice& lent, VkCommandBuffer commands) {
+    vkEndCommandBuffer(commands);
+    VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    info.commandBufferCount = 1;
+    info.pCommandBuffers = &commands;
+    return vkQueueSubmit(lent.queue, 1, &info, VK_NULL_HANDLE);
+}
 
 }  // namespace
 
@@ -204,6 +249,48 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "draw_on_your_device: %s\n", why.c_str());
         return 1;
     }
+    AppImage canvas;
+    if (VkResult r = canvas.create(lent, k_size); r != VK_SUCCESS) return fail("the application's image", r);
+    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool_info.queueFamilyIndex = lent.queue_family;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    if (VkResult r = vkCreateCommandPool(app.device, &pool_info, nullptr, &pool); r != VK_SUCCESS)
+        return fail("vkCreateCommandPool", r);
+    struct PoolGuard {  // (before the device, ~AppVulkan, and once the queue is done with the pool's commands)
+        VkDevice device;
+        VkQueue queue;
+        VkCommandPool pool;
+        ~PoolGuard() {
+            vkQueueWaitIdle(queue);
+            vkDestroyCommandPool(device, pool, nullptr);
+        }
+    } pool_guard{app.device, lent.queue, pool};
+    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocate.commandPool = pool;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 2;
+    VkCommandBuffer command_buffers[2] = {};
+    if (VkResult r = vkAllocateCommandBuffers(app.device, &allocate, command_buffers); r != VK_SUCCESS)
+        return fail("vkAllocateCommandBuffers", r);
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    // The application's own drawing before the character, here a clear to transparent (as `render` clears), left
+    // in TRANSFER_DST_OPTIMAL.
+    VkCommandBuffer commands = command_buffers[0];
+    vkBeginCommandBuffer(commands, &begin);
+    VkImageMemoryBarrier to_clear{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    to_clear.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_clear.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    to_clear.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    to_clear.srcQueueFamilyIndex = to_clear.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    to_clear.image = canvas.image;
+    to_clear.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                         0, nullptr, 1, &to_clear);
+    const VkClearColorValue transparent{};
+    vkCmdClearColorImage(commands, canvas.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &transparent, 1,
+                         &to_clear.subresourceRange);
+    if (VkResult r = submit(lent, commands); r != VK_SUCCESS) return fail("the clear's submission", r);
+
     // README: begin lend
     // The application's own device, queue and the features it was made with (dualSrcBlend at least; shaderInt64
     // and shaderFloat64 for the tile path): the renderer draws with them and destroys none of them.
@@ -213,72 +300,53 @@ int main(int argc, char** argv) {
     if (!renderer) return fail(renderer.error());
     Result<std::uint32_t> type = (*renderer)->add_skeleton_type(*skeleton, *atlas, *binding, std::move(pages), "hero");
     if (!type) return fail(type.error());
-    const gpu::CharacterDraw character{&pose, *type, Color{}};
-    Result<gpu::FrameStats> drawn = (*renderer)->draw({&character, 1}, camera, k_size, k_size, Color{0, 0, 0, 0},
-                                                      gpu::RenderPath::gpu);   // submitted to lent.queue
-    if (!drawn) return fail(drawn.error());
 
-    // The frame, for the application's command buffers on the same queue: premultiplied RGBA8 in frame->image,
-    // in frame->layout, its writes available to frame->stage. Here it is copied to a buffer; an engine samples it.
-    Result<gpu::FrameImage> frame = (*renderer)->frame_image();
-    if (!frame) return fail(frame.error());
+    // The application's image, premultiplied RGBA8, in the layout its own commands left it in: the character is
+    // blended onto what it holds, each slot with its blend mode.
+    const gpu::HostImage target{canvas.image, canvas.view, VK_FORMAT_R8G8B8A8_UNORM, k_size, k_size,
+                                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, /*generation=*/1};
+    const gpu::CharacterDraw character{&pose, *type, Color{}};
+    Result<gpu::FrameStats> drawn = (*renderer)->draw_onto(target, {&character, 1}, camera,
+                                                           gpu::RenderPath::gpu);   // submitted to lent.queue
+    if (!drawn) return fail(drawn.error());
     // README: end
-    ReadbackBuffer pixels;
-    if (VkResult r = pixels.create(lent, VkDeviceSize{k_size} * k_size * 4); r != VK_SUCCESS)
-        return fail("the readback buffer", r);
-    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pool_info.queueFamilyIndex = lent.queue_family;
-    VkCommandPool pool = VK_NULL_HANDLE;
-    if (VkResult r = vkCreateCommandPool(app.device, &pool_info, nullptr, &pool); r != VK_SUCCESS)
-        return fail("vkCreateCommandPool", r);
-    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    allocate.commandPool = pool;
-    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocate.commandBufferCount = 1;
-    VkCommandBuffer commands = VK_NULL_HANDLE;
-    if (VkResult r = vkAllocateCommandBuffers(app.device, &allocate, &commands); r != VK_SUCCESS) {
-        vkDestroyCommandPool(app.device, pool, nullptr);
-        return fail("vkAllocateCommandBuffers", r);
-    }
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    commands = command_buffers[1];
     vkBeginCommandBuffer(commands, &begin);
     // README: begin copy
+    // Back in target.layout, the frame's writes visible to later commands: a barrier only for the layout a copy wants.
     VkImageMemoryBarrier ready{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
     ready.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    ready.oldLayout = ready.newLayout = frame->layout;   // TRANSFER_SRC_OPTIMAL, as a copy wants it
+    ready.oldLayout = target.layout;
+    ready.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     ready.srcQueueFamilyIndex = ready.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    ready.image = frame->image;
+    ready.image = target.image;
     ready.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdPipelineBarrier(commands, frame->stage, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1, &ready);
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                         0, nullptr, 1, &ready);
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {frame->width, frame->height, 1};
-    vkCmdCopyImageToBuffer(commands, frame->image, frame->layout, pixels.buffer, 1, &region);
+    region.imageExtent = {target.width, target.height, 1};
+    vkCmdCopyImageToBuffer(commands, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, canvas.buffer, 1, &region);
     // README: end
     VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
     vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
                          nullptr, 0, nullptr);
-    vkEndCommandBuffer(commands);
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &commands;
-    VkResult submitted = vkQueueSubmit(lent.queue, 1, &submit, VK_NULL_HANDLE);
+    VkResult submitted = submit(lent, commands);
     if (submitted == VK_SUCCESS) submitted = vkQueueWaitIdle(lent.queue);
-    vkDestroyCommandPool(app.device, pool, nullptr);
     if (submitted != VK_SUCCESS) return fail("the copy's submission", submitted);
 
     // Premultiplied to straight alpha, as Renderer::read_back gives it.
     Image image{k_size, k_size, std::vector<std::uint8_t>(std::size_t{k_size} * k_size * 4)};
     void* mapped = nullptr;
-    if (VkResult r = vkMapMemory(app.device, pixels.memory, 0, VK_WHOLE_SIZE, 0, &mapped); r != VK_SUCCESS)
+    if (VkResult r = vkMapMemory(app.device, canvas.buffer_memory, 0, VK_WHOLE_SIZE, 0, &mapped); r != VK_SUCCESS)
         return fail("vkMapMemory", r);
     std::memcpy(image.rgba.data(), mapped, image.rgba.size());
-    vkUnmapMemory(app.device, pixels.memory);
+    vkUnmapMemory(app.device, canvas.buffer_memory);
     unpremultiply_rgba8(image.rgba);
     if (Result<void> written = write_png_file(argv[6], image); !written) return fail(written.error());
     std::printf("drawn on the application's %s device: %s\n", (*renderer)->device_name().c_str(), argv[6]);
-    renderer->reset();   // the renderer first, then the application's device (~AppVulkan)
+    renderer->reset();   // the renderer first, then the application's image and device (~AppImage, ~AppVulkan)
     return 0;
 }

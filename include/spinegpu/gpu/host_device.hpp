@@ -79,9 +79,11 @@ struct FrameImage {
 // - `generation` changes whenever `image` or `view` is made anew (a handle value may be reused): the renderer keeps
 //   a framebuffer and a descriptor for the image per frame slot and remakes them when any field of this changes.
 // The frame's commands, submitted to the queue by draw_onto, first wait for every command submitted before them and
-// make their writes available (so the application's drawing of the image, submitted earlier, needs no barrier of its
-// own), and end with the image's writes available and visible to every later command on the queue, in any stage
-// (so neither does its use after). The image must outlive the frame's commands: destroy it only after finish(), or
+// make their writes available (so the application's drawing of the image, submitted earlier, needs no barrier for the
+// frame's sake), and end with the image's writes available and visible to every later command on the queue, in any
+// stage (so neither does its use after; a barrier for a layout of its own begins with srcStageMask
+// VK_PIPELINE_STAGE_ALL_COMMANDS_BIT and srcAccessMask 0). Nothing waits for the queue to go idle, and each frame may
+// go onto another image, of any size. The image must outlive the frame's commands: destroy it only after finish(), or
 // a fence of a later submission to the queue, has signalled (a fence covers every earlier submission to its queue).
 struct HostImage {
     VkImage image = VK_NULL_HANDLE;
