@@ -7,11 +7,21 @@ file(MAKE_DIRECTORY ${SPINEGPU_SHADER_DIR})
 file(GLOB SPINEGPU_SHADER_INCLUDES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/*.glsl)
 set(SPINEGPU_SHADER_DEPENDS ${SPINEGPU_SHADER_INCLUDES} ${PROJECT_SOURCE_DIR}/include/spinegpu/gpu/gpu_layout.h)
 
+# Each argument is a shader in shaders/ (`skin.comp`), or a variant of one, `NAME:SOURCE:MACRO`: SOURCE compiled with
+# MACRO defined, as NAME (`raster_onto.comp:raster.comp:SPINEGPU_RASTER_ONTO`).
 function(spinegpu_shaders target)
   set(outputs)
-  foreach(shader ${ARGN})
-    set(source ${PROJECT_SOURCE_DIR}/shaders/${shader})
-    set(flags --target-env=vulkan1.2 -O -I ${PROJECT_SOURCE_DIR}/include -I ${PROJECT_SOURCE_DIR}/shaders)
+  foreach(entry ${ARGN})
+    set(shader ${entry})
+    set(source_name ${entry})
+    set(defines)
+    if(entry MATCHES "^([^:]+):([^:]+):(.+)$")
+      set(shader ${CMAKE_MATCH_1})
+      set(source_name ${CMAKE_MATCH_2})
+      set(defines -D${CMAKE_MATCH_3})
+    endif()
+    set(source ${PROJECT_SOURCE_DIR}/shaders/${source_name})
+    set(flags --target-env=vulkan1.2 -O -I ${PROJECT_SOURCE_DIR}/include -I ${PROJECT_SOURCE_DIR}/shaders ${defines})
     add_custom_command(
       OUTPUT ${SPINEGPU_SHADER_DIR}/${shader}.spv ${SPINEGPU_SHADER_DIR}/${shader}.inc
       COMMAND ${SPINEGPU_GLSLC} ${flags} -g ${source} -o ${SPINEGPU_SHADER_DIR}/${shader}.spv

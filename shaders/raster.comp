@@ -34,8 +34,12 @@ layout(std430, set = 0, binding = 24) readonly buffer PageFilters { uint page_fi
 layout(std430, set = 0, binding = 13) readonly buffer TileBits { uint tile_bits[]; };
 // [0]: covered pixels shaded this frame (all tiles), for the statistics; [4]: not 0 when a loop guard tripped (below).
 layout(std430, set = 0, binding = 14) buffer Counters { uint counters[]; };
-// The frame's target: the renderer's own, or the application's image (read first when push.keep_target is 1).
+#ifdef SPINEGPU_RASTER_ONTO
+// The application's image (Renderer::draw_onto; this variant is raster_onto.comp): each pixel starts from its own.
 layout(set = 0, binding = 15, rgba8) uniform image2D target;
+#else
+layout(set = 0, binding = 15, rgba8) uniform writeonly image2D target;
+#endif
 layout(std430, set = 0, binding = 16) readonly buffer Triangles { GpuTriangle triangles[]; };
 layout(std430, set = 0, binding = 17) readonly buffer TriangleBoxes { uvec2 triangle_boxes[]; };
 layout(std430, set = 0, binding = 18) readonly buffer CharacterTiles { GpuCharacterTiles character_tiles[]; };
@@ -367,11 +371,12 @@ void main() {
     ivec2 origin = ivec2(gl_WorkGroupID.xy) * int(k_tile_size);
     ivec2 local = ivec2(gl_LocalInvocationID.xy);
     ivec2 pixel = origin + local;
-    bool inside = pixel.x < int(push.width) && pixel.y < int(push.height);
-    // Premultiplied RGBA8: the background, or the application's pixel (8-bit UNORM, so packing gives its bytes back).
-    uint dst = push.background;
-    if (k_diagnose == 4u) dst = 0xFF000000u;
-    else if (push.keep_target != 0u && inside) dst = packUnorm4x8(imageLoad(target, pixel));
+    uint dst = k_diagnose == 4u ? 0xFF000000u : push.background;  // premultiplied RGBA8
+#ifdef SPINEGPU_RASTER_ONTO
+    // (8-bit UNORM: packing gives the pixel's bytes back.)
+    if (k_diagnose != 4u && pixel.x < int(push.width) && pixel.y < int(push.height))
+        dst = packUnorm4x8(imageLoad(target, pixel));
+#endif
     uint shaded = 0u;
     uint round = 0u;
     if (tid == 0u) s_shaded = 0u;
@@ -408,6 +413,6 @@ void main() {
     barrier();
     if (tid == 0u && s_shaded != 0u) atomicAdd(counters[0], s_shaded);
     if (k_diagnose == 4u && s_mask_wrong != 0u) dst = ~0u;
-    if (inside) imageStore(target, pixel, unpackUnorm4x8(dst));
+    if (pixel.x < int(push.width) && pixel.y < int(push.height)) imageStore(target, pixel, unpackUnorm4x8(dst));
     if (loops_ran_out()) atomicOr(counters[4], 1u);
 }

@@ -8,13 +8,6 @@
 
 namespace spinegpu::gpu {
 
-namespace {
-// Why the last frame's pixels are not the renderer's to give.
-constexpr const char* k_drawn_onto =
-    "the last frame was drawn onto the application's image (draw_onto), which holds it; draw() one into the "
-    "renderer's own target first";
-}  // namespace
-
 Renderer::Renderer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Renderer::~Renderer() = default;
 
@@ -181,8 +174,10 @@ Result<FrameStats> Renderer::finish() {
 
 Result<Image> Renderer::read_back() {
     Impl& m = *impl_;
-    if (m.last_frame < 0) return make_error("renderer", "read_back", "no frame has been drawn");
-    if (m.last_onto) return make_error("renderer", "read_back", k_drawn_onto);
+    if (!m.target_drawn)
+        return make_error("renderer", "read_back",
+                          "no frame has been drawn into the renderer's own target (draw; draw_onto's frames are in the "
+                          "application's images)");
     if (Result<FrameStats> done = finish(); !done) return done.error();
     Result<void> copied = m.submit_once([&](VkCommandBuffer cb) {
         // After every earlier command: the frame, and on the application's device its use of the image, which it
@@ -222,8 +217,9 @@ Result<FrameImage> Renderer::frame_image() const {
         return make_error("renderer", "frame_image",
                           "this renderer made its own device, whose image no other code can use: lend it yours "
                           "(RendererDesc::host)");
-    if (m.last_frame < 0) return make_error("renderer", "frame_image", "no frame has been drawn at this target size");
-    if (m.last_onto) return make_error("renderer", "frame_image", k_drawn_onto);
+    if (!m.target_drawn)
+        return make_error("renderer", "frame_image",
+                          "no frame has been drawn into the renderer's own target at this size (draw)");
     FrameImage image;
     image.image = m.target;
     image.view = m.target_view;
@@ -236,7 +232,8 @@ Result<FrameImage> Renderer::frame_image() const {
 Result<bool> Renderer::present(std::uint32_t width, std::uint32_t height) {
     Impl& m = *impl_;
     if (!m.presenter) return make_error("renderer", "present", "this renderer was made without a window");
-    if (m.last_frame < 0) return make_error("renderer", "present", "no frame has been drawn at this target size");
+    if (!m.target_drawn)
+        return make_error("renderer", "present", "no frame has been drawn at this target size");
     return m.presenter->present(m.target, {m.width, m.height}, {width, height});
 }
 

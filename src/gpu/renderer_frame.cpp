@@ -1,7 +1,6 @@
-// Drawing a frame: packing poses (GPU paths) or world vertices (CPU path) into the frame slot's mapped buffers, then
-// the command buffer (places and skinning passes, the draw or the tile rasterizer, timestamps), into the renderer's
-// own target or onto the application's image (HostImage). Setup is in renderer_setup.cpp; the frame's public calls
-// and readback in renderer.cpp.
+// Drawing a frame: the checks, then packing poses (GPU paths) or world vertices (CPU path) into the frame slot's
+// mapped buffers, for the renderer's own target or the application's image (HostImage); renderer_record.cpp records
+// and submits it. Setup is in renderer_setup.cpp; the frame's public calls and readback in renderer.cpp.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -15,149 +14,12 @@
 
 namespace spinegpu::gpu {
 
-// The places pass writes the indirect draw's command as Vulkan reads it.
-static_assert(sizeof(GpuDrawCommand) == sizeof(VkDrawIndexedIndirectCommand) &&
-              offsetof(GpuDrawCommand, vertex_offset) == offsetof(VkDrawIndexedIndirectCommand, vertexOffset) &&
-              offsetof(GpuDrawCommand, first_instance) == offsetof(VkDrawIndexedIndirectCommand, firstInstance));
-
-void image_barrier(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
-                   VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
-                   VkAccessFlags dst_access) {
-    VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    barrier.srcAccessMask = src_access;
-    barrier.dstAccessMask = dst_access;
-    barrier.oldLayout = from;
-    barrier.newLayout = to;
-    barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    barrier.image = image;
-    barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 0, nullptr, 0, nullptr, 1, &barrier);
-}
-
 namespace {
 
 constexpr std::uint32_t k_culled = Renderer::Impl::k_culled;
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Records the draw through the raster pipeline: the render pass (the own target cleared to the background, or the
-// application's image loaded, taken from its layout and given back to it), then one indexed draw of the skinned or
-// CPU-built triangles, or per run of one type the vertex-shader path's instanced draws.
-void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescriptorSet set,
-                 std::span<const CharacterDraw> characters, const Camera2D& camera, const FrameTarget& to,
-                 RenderPath path, std::uint32_t index_total) {
-    VkClearValue clear{};
-    clear.color.float32[0] = to.background.r * to.background.a;
-    clear.color.float32[1] = to.background.g * to.background.a;
-    clear.color.float32[2] = to.background.b * to.background.a;
-    clear.color.float32[3] = to.background.a;
-    VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    pass.renderPass = to.host != nullptr ? m.load_render_pass : m.render_pass;
-    pass.framebuffer = to.host != nullptr ? f.host_framebuffer : m.framebuffer;
-    pass.renderArea = {{0, 0}, {to.width, to.height}};
-    pass.clearValueCount = to.host != nullptr ? 0 : 1;
-    pass.pClearValues = &clear;
-    // The application's image after every earlier command on the queue, their writes made available (the own target:
-    // the render pass's incoming dependency).
-    if (to.host != nullptr)
-        image_barrier(cb, to.host->image, to.host->layout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                      VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-                      VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-                      VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
-    if (m.statistics != VK_NULL_HANDLE) vkCmdBeginQuery(cb, m.statistics, m.frame_index, 0);
-    vkCmdBeginRenderPass(cb, &pass, VK_SUBPASS_CONTENTS_INLINE);
-    if (index_total > 0) {
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                          path == RenderPath::gpu_vertex ? m.collapse_pipeline : m.draw_pipeline);
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, m.draw_layout, 0, 1, &set, 0, nullptr);
-        VkViewport viewport{0, 0, static_cast<float>(to.width), static_cast<float>(to.height), 0, 1};
-        VkRect2D scissor{{0, 0}, {to.width, to.height}};
-        vkCmdSetViewport(cb, 0, 1, &viewport);
-        vkCmdSetScissor(cb, 0, 1, &scissor);
-        const float push[5] = {camera.scale, camera.ox, camera.oy, static_cast<float>(to.width),
-                               static_cast<float>(to.height)};
-        vkCmdPushConstants(cb, m.draw_layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                           sizeof(push), push);
-        if (path == RenderPath::gpu_vertex) {
-            // One instanced draw per run of characters of one type, in order (instances draw one after another).
-            vkCmdBindIndexBuffer(cb, m.collapse_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-            std::uint32_t drawn = 0, run_start = 0, run_type = 0;
-            auto flush = [&](std::uint32_t end) {
-                if (end == run_start) return;
-                const SkeletonTypeEntry& t = m.types[run_type];
-                if (t.collapse_count > 0)
-                    vkCmdDrawIndexed(cb, t.collapse_count, end - run_start, t.collapse_first, 0, run_start);
-            };
-            for (std::size_t i = 0; i < characters.size(); ++i) {
-                if (m.counts[i].vertices == k_culled) continue;
-                if (drawn > run_start && characters[i].type != run_type) {
-                    flush(drawn);
-                    run_start = drawn;
-                }
-                run_type = characters[i].type;
-                ++drawn;
-            }
-            flush(drawn);
-        } else if (path == RenderPath::gpu) {
-            // One indirect draw, its index count written by the places pass.
-            vkCmdBindIndexBuffer(cb, f.gpu_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-            vkCmdDrawIndexedIndirect(cb, f.draw_command.buffer, 0, 1, sizeof(GpuDrawCommand));
-        } else {
-            vkCmdBindIndexBuffer(cb, f.cpu_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-            vkCmdDrawIndexed(cb, index_total, 1, 0, 0, 0);
-        }
-    }
-    vkCmdEndRenderPass(cb);
-    if (m.statistics != VK_NULL_HANDLE) vkCmdEndQuery(cb, m.statistics, m.frame_index);
-    // Back to the application's layout, written and visible to every later command on the queue.
-    if (to.host != nullptr)
-        image_barrier(cb, to.host->image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, to.host->layout,
-                      VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-                      VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
-}
-
-// Records the tile rasterizer: the triangle setup (which also sets each visible character's bit in the tiles its
-// triangles touch), then one workgroup per tile, writing every pixel of the target: the own target, from the
-// background, left ready for readback as after the render pass; or the application's image (`host`), from its
-// pixels, given back in its layout.
-void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, const GpuTilePush& push,
-                  const HostImage* host) {
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
-    vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-    if (push.character_count > 0) {
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.triangle_pipeline);
-        vkCmdDispatch(cb, push.row_width, (push.character_count + push.row_width - 1) / push.row_width, 1);
-        VkMemoryBarrier binned{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        binned.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        binned.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
-                             &binned, 0, nullptr, 0, nullptr);
-    }
-    // Every earlier command on the queue finishes with the image first, its writes made available: earlier frames,
-    // readback, presenting, the application's use of it (FrameImage, HostImage). The own target's old contents are
-    // not needed (every pixel is written); the application's are read.
-    const VkImage image = host != nullptr ? host->image : m.target;
-    const VkAccessFlags reads = host != nullptr ? VK_ACCESS_SHADER_READ_BIT : 0;
-    image_barrier(cb, image, host != nullptr ? host->layout : VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
-                  VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                  reads | VK_ACCESS_SHADER_WRITE_BIT);
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.raster_pipeline);
-    vkCmdDispatch(cb, push.tiles_x, push.tiles_y, 1);
-    if (host != nullptr)
-        image_barrier(cb, image, VK_IMAGE_LAYOUT_GENERAL, host->layout, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                      VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
-    else
-        image_barrier(cb, image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                      VK_ACCESS_TRANSFER_READ_BIT);
-    VkMemoryBarrier counted{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    counted.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    counted.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &counted, 0,
-                         nullptr, 0, nullptr);
 }
 
 // The clear colour as the target holds it: premultiplied RGBA8.
@@ -169,94 +31,38 @@ bool keeps_counts(RenderPath path) { return path == RenderPath::cpu || path == R
 
 }  // namespace
 
-std::uint32_t Renderer::Impl::update_sets(FrameSlot& f, VkImageView target_view, std::uint64_t target_tag) {
-    std::uint32_t written = 0;
-    // Rewrites a set only when a buffer it points at was reallocated (generation changed).
-    for (int path = 0; path < 2; ++path) {
-        VkDescriptorSet set = path == 0 ? f.set_gpu : f.set_cpu;
-        std::array<std::uint64_t, b_count>& bound = path == 0 ? f.bound_gpu : f.bound_cpu;
-        const std::array<const GpuBuffer*, b_count> buffers{
-            &influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
-            &f.characters, &f.bones, &f.words,
-            path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
-            &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes,
-            &f.character_tiles, &f.tile_masks, &f.packed_characters, &f.place_blocks, &f.draw_command, nullptr,
-            &page_filters, &setup_lists};
-        std::array<VkDescriptorBufferInfo, b_count> infos{};
-        std::array<VkWriteDescriptorSet, b_count> writes{};
-        std::uint32_t count = 0;
-        for (std::uint32_t i = 0; i < b_count; ++i) {
-            if (i == b_pages || i == b_pages_nearest || i == b_target) continue;
-            // Generations start at 1 once a buffer exists; the static ones never change after finalize.
-            const std::uint64_t tag = buffers[i]->generation * 2 + 1;
-            if (bound[i] == tag) continue;
-            bound[i] = tag;
-            // (Buffers grow to powers of two, which may pass the largest range a descriptor may cover; the
-            // draw checks that what it uses fits that range.)
-            infos[i] = {buffers[i]->buffer, 0, std::min<VkDeviceSize>(buffers[i]->size, storage_range)};
-            VkWriteDescriptorSet& w = writes[count++];
-            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w.dstSet = set;
-            w.dstBinding = i;
-            w.descriptorCount = 1;
-            w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            w.pBufferInfo = &infos[i];
-        }
-        const VkDescriptorImageInfo images[3] = {
-            {sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-            {nearest_sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-            {VK_NULL_HANDLE, target_view, VK_IMAGE_LAYOUT_GENERAL}};
-        const std::uint64_t image_tags[3] = {1, 1, target_tag};
-        const Binding image_bindings[3] = {b_pages, b_pages_nearest, b_target};
-        for (int k = 0; k < 3; ++k) {
-            if (bound[image_bindings[k]] == image_tags[k] || images[k].imageView == VK_NULL_HANDLE) continue;
-            bound[image_bindings[k]] = image_tags[k];
-            VkWriteDescriptorSet& w = writes[count++];
-            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w.dstSet = set;
-            w.dstBinding = image_bindings[k];
-            w.descriptorCount = 1;
-            w.descriptorType = k < 2 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-            w.pImageInfo = &images[k];
-        }
-        if (count > 0) vkUpdateDescriptorSets(context->device, count, writes.data(), 0, nullptr);
-        written += count;
-    }
-    return written;
-}
-
-
 Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<const CharacterDraw> characters,
                                               const Camera2D& camera, RenderPath path, const PoseJob& poses) {
     Impl& m = *this;
     const std::uint32_t width = to.width, height = to.height;
+    const char* const call = to.host != nullptr ? "draw_onto" : "draw";  // (named in errors)
     if (!m.finalized)
         if (Result<void> r = m.upload_static(); !r) return r.error();
     const bool packs = path != RenderPath::cpu;  // the GPU paths pack poses; the CPU path uploads vertices
     if (path == RenderPath::gpu_tiles && m.raster_pipeline == VK_NULL_HANDLE)
-        return make_error(m.context->device_name, "draw",
+        return make_error(m.context->device_name, call,
                           "the tile rasterizer needs 64-bit integers and floats (shaderInt64, shaderFloat64), subgroup "
                           "votes and 32 KB of shared memory in compute shaders, which this device lacks; use the gpu "
                           "path");
     if (path == RenderPath::gpu_vertex)
         for (const CharacterDraw& d : characters)
             if (m.types[d.type].bind.features.draw_order)
-                return make_error(m.types[d.type].name, "draw", "the vertex-shader path cannot follow draw-order "
+                return make_error(m.types[d.type].name, call, "the vertex-shader path cannot follow draw-order "
                                                                 "timelines; use the gpu path");
     for (const CharacterDraw& c : characters)
         if (c.pose == nullptr || c.type >= m.types.size() || c.pose->data != m.types[c.type].data)
-            return make_error("renderer", "draw", "a character's pose is missing or not of its skeleton type");
+            return make_error("renderer", call, "a character's pose is missing or not of its skeleton type");
     if (poses.run != nullptr && !poses.order.empty()) {
         const std::size_t count = characters.size();
         if (poses.order.size() != count)
-            return make_error("renderer", "draw",
+            return make_error("renderer", call,
                               "PoseJob::order has " + std::to_string(poses.order.size()) +
                                   " entries for a draw list of " + std::to_string(count) + ": not a permutation of it");
         m.order_seen.assign(count, 0);
         for (std::size_t k = 0; k < count; ++k) {
             const std::uint32_t i = poses.order[k];
             if (i >= count || m.order_seen[i] != 0)
-                return make_error("renderer", "draw",
+                return make_error("renderer", call,
                                   "PoseJob::order[" + std::to_string(k) + "] is " + std::to_string(i) +
                                       (i >= count ? ", past the draw list" : ", which comes twice") +
                                       ": not a permutation of the draw list");
@@ -268,11 +74,8 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     FrameSlot& f = m.frames[m.frame_index];
     if (Result<void> r = m.wait_slot(f); !r) return r.error();
     const bool tiles = path == RenderPath::gpu_tiles;
-    if (to.host != nullptr) {
-        m.take_host_target(*to.host);
-        if (!tiles)
-            if (Result<void> r = m.fit_host_framebuffer(f); !r) return r.error();
-    }
+    if (to.host != nullptr && !tiles)
+        if (Result<void> r = m.fit_host_framebuffer(f, *to.host); !r) return r.error();
     VkContext& c = *m.context;
     f.stats = FrameStats{};
 
@@ -294,7 +97,7 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
         const std::uint64_t range = m.storage_range;
         if (bone_total * k_bone_bytes > range || word_total * 4 > range || n * sizeof(GpuCharacter) > range ||
             place_blocks > c.properties.limits.maxComputeWorkGroupCount[0])
-            return make_error("renderer", "draw",
+            return make_error("renderer", call,
                               "too many characters for one frame: " + std::to_string(n) +
                                   " need more than one storage buffer or dispatch of this device holds");
         for (auto [buffer, bytes] : {std::pair{&f.packed_characters, n * sizeof(GpuCharacter)},
@@ -388,7 +191,7 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     // The totals. The GPU paths' output places are the places pass's (places.comp); the CPU path's, prefix sums
     // over the visible characters in draw order.
     if (context.vertices.load() > 0xFFFFFFFFull || context.indices.load() > 0xFFFFFFFFull)
-        return make_error("renderer", "draw", "too many vertices for one frame");
+        return make_error("renderer", call, "too many vertices for one frame");
     const auto visible = static_cast<std::uint32_t>(context.visible.load());
     const auto vertex_total = static_cast<std::uint32_t>(context.vertices.load());
     const auto index_total = static_cast<std::uint32_t>(context.indices.load());
@@ -415,7 +218,7 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     if (path != RenderPath::gpu_vertex) {
         const bool vertices_pass = out_vertex_bytes > m.storage_range;
         if (vertices_pass || (packs && out_index_bytes > m.storage_range))
-            return make_error("renderer", "draw",
+            return make_error("renderer", call,
                               std::to_string(visible) + " characters in view need " +
                                   (vertices_pass ? std::to_string(vertex_total) + " output vertices (" +
                                                        std::to_string(out_vertex_bytes)
@@ -430,16 +233,15 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
         tile_push = {camera.scale, camera.ox, camera.oy, width, height, (width + k_tile_size - 1) / k_tile_size,
                      (height + k_tile_size - 1) / k_tile_size, (visible + 31) / 32, visible, index_total,
                      premultiplied_rgba8(to.background), std::min<std::uint32_t>(std::max(visible, 1u), 65535)};
-        tile_push.keep_target = to.host != nullptr ? 1u : 0u;
         tile_bytes = std::uint64_t{tile_push.tiles_x} * tile_push.tiles_y * tile_push.words_per_tile * 4;
         if (tile_bytes > m.storage_range)
-            return make_error("renderer", "draw", std::to_string(visible) + " characters in view need " +
+            return make_error("renderer", call, std::to_string(visible) + " characters in view need " +
                                                       std::to_string(tile_bytes >> 20) +
                                                       " MiB of tile bits at this target size, more than the "
                                                       "device's largest storage buffer; use the gpu path");
         const std::uint64_t triangle_bytes = std::uint64_t{index_total / 3} * sizeof(GpuTriangle);
         if (triangle_bytes > m.storage_range)
-            return make_error("renderer", "draw", std::to_string(index_total / 3) + " triangles in view need " +
+            return make_error("renderer", call, std::to_string(index_total / 3) + " triangles in view need " +
                                                       std::to_string(triangle_bytes >> 20) +
                                                       " MiB of set-up triangles, more than the device's largest "
                                                       "storage buffer; use the gpu path");
@@ -499,88 +301,10 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
 
     // Record and submit.
     const auto record_start = std::chrono::steady_clock::now();
-    // The tile path's target binding: the application's image (a storage image only for that path), or the own target.
-    const bool onto_tiles = to.host != nullptr && tiles;
-    f.stats.descriptor_writes = m.update_sets(f, onto_tiles ? to.host->view : m.target_view,
-                                              onto_tiles ? m.host_serial * 2 : m.target_generation * 2 + 1);
-    VkCommandBuffer cb = f.commands;
-    vkResetCommandBuffer(cb, 0);
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vkBeginCommandBuffer(cb, &begin);
-    const std::uint32_t query = m.frame_index * k_queries_per_frame;
-    f.timed = m.queries != VK_NULL_HANDLE;
-    if (f.timed) {
-        vkCmdResetQueryPool(cb, m.queries, query, k_queries_per_frame);
-        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, m.queries, query);
-    }
-    if (m.statistics != VK_NULL_HANDLE) vkCmdResetQueryPool(cb, m.statistics, m.frame_index, 1);
-    VkDescriptorSet set = packs ? f.set_gpu : f.set_cpu;
-    f.tiles = tiles;
-    if (tiles) {
-        vkCmdFillBuffer(cb, f.counters.buffer, 0, 20, 0);
-        if (tile_bytes > 0) vkCmdFillBuffer(cb, f.tile_bits.buffer, 0, tile_bytes, 0);
-        VkMemoryBarrier cleared{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        cleared.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        cleared.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &cleared,
-                             0, nullptr, 0, nullptr);
-    }
-    if (packs && visible > 0) {
-        // The places passes (block totals, then places): the visible characters' headers, with their output places,
-        // for the passes after them.
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
-        const auto count = static_cast<std::uint32_t>(n);
-        vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(count), &count);
-        VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        written.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
-        for (VkPipeline pipeline : {m.places_sum_pipeline, m.places_pipeline}) {
-            vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-            vkCmdDispatch(cb, static_cast<std::uint32_t>(place_blocks), 1, 1);
-            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
-                                     VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
-                                 0, 1, &written, 0, nullptr, 0, nullptr);
-        }
-    }
-    if ((path == RenderPath::gpu || tiles) && visible > 0) {
-        // (The places passes bound the set with the same layout; it stays bound across the pipeline change.)
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          m.max_slots <= k_small_slot_capacity ? m.small_skin_pipeline : m.skin_pipeline);
-        const std::uint32_t count = visible;
-        const std::uint32_t row = std::min<std::uint32_t>(count, 65535);
-        const std::uint32_t push[2] = {count, row};
-        vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
-        vkCmdDispatch(cb, row, (count + row - 1) / row, 1);
-        VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDEX_READ_BIT;
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                             VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
-                                 VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                             0, 1, &barrier, 0, nullptr, 0, nullptr);
-    }
-    if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, m.queries, query + 1);
-    if (tiles) {
-        record_tiles(m, cb, set, tile_push, to.host);
-    } else {
-        record_draw(m, f, cb, set, characters, camera, to, path, index_total);
-    }
-    if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries, query + 2);
-    vkEndCommandBuffer(cb);
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &cb;
-    m.submitted = true;
-    if (VkResult r = vkQueueSubmit(c.queue, 1, &submit, f.fence); r != VK_SUCCESS)
-        return vk_error("vkQueueSubmit", r);
-    f.pending = true;
-    f.stats.frame = ++m.frames_submitted;
+    const FrameCounts counts{static_cast<std::uint32_t>(n), visible, index_total, place_blocks, tile_bytes, tile_push};
+    const Result<void> recorded = m.record_frame(f, to, characters, camera, path, counts);
+    if (!recorded) return recorded.error();
     f.stats.record_ms = milliseconds_since(record_start);
-    m.last_frame = static_cast<std::int32_t>(m.frame_index);
-    m.last_onto = to.host != nullptr;
-    m.frame_index = (m.frame_index + 1) % m.frames_in_flight;
     return f.stats;
 }
 

@@ -13,6 +13,7 @@
 #include "gpu_buffer.hpp"
 #include "presenter.hpp"
 #include "spinegpu/gpu/frame_packer.hpp"
+#include "spinegpu/gpu/gpu_structs.hpp"
 #include "spinegpu/gpu/host_device.hpp"
 #include "spinegpu/runtime/batch_update.hpp"
 #include "spinegpu/gpu/renderer.hpp"
@@ -39,6 +40,17 @@ struct FrameTarget {
     std::uint32_t width = 0, height = 0;
     Color background;
 };
+
+// What a frame's recording needs of its packing (Impl::record_frame): the draw list's length, the characters in view,
+// their output indices, the places passes' blocks, and on the tile path the bytes of tile bits and the push constants.
+struct FrameCounts {
+    std::uint32_t characters = 0, visible = 0, index_total = 0;
+    std::uint64_t place_blocks = 0, tile_bytes = 0;
+    GpuTilePush tile_push{};
+};
+
+// Whether two HostImages are the same image: handles, size and generation.
+bool same_image(const HostImage& a, const HostImage& b);
 
 // Records a barrier on colour image `image` (its one level and layer), from layout `from` to `to`: after `src_stage`'s
 // `src_access`, before `dst_stage`'s `dst_access`.
@@ -89,9 +101,9 @@ struct FrameSlot {
     VkDescriptorSet set_gpu = VK_NULL_HANDLE, set_cpu = VK_NULL_HANDLE;
     std::array<std::uint64_t, b_count> bound_gpu{}, bound_cpu{};  // buffer generations the sets point at
     // The framebuffer of the application's image this slot last drew onto through the raster pipeline
-    // (Renderer::draw_onto), and the Impl::host_serial it was made for.
+    // (Renderer::draw_onto), and that image; the image the tile path's target binding of set_gpu last took from it.
     VkFramebuffer host_framebuffer = VK_NULL_HANDLE;
-    std::uint64_t host_framebuffer_serial = 0;
+    HostImage framebuffer_image{}, bound_image{};
     VkCommandBuffer commands = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
     bool pending = false;    // submitted and not yet waited for
@@ -114,6 +126,8 @@ struct Renderer::Impl {
     VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
     // RenderPath::gpu_tiles, when tile_rasterizer_supported.
     VkPipeline triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
+    // The raster pass that starts each pixel from the application's image (draw_onto): on its device only.
+    VkPipeline raster_onto_pipeline = VK_NULL_HANDLE;
     std::uint32_t raster_diagnose = 0;  // raster.comp's k_diagnose (SPINEGPU_DIAGNOSE_TILES, read at creation)
     VkRenderPass render_pass = VK_NULL_HANDLE;       // the own target: cleared, left for readback
     VkRenderPass load_render_pass = VK_NULL_HANDLE;  // the application's image (draw_onto): loaded, kept in place
@@ -152,15 +166,11 @@ struct Renderer::Impl {
     std::uint64_t target_generation = 0;  // bumped when the target is recreated (descriptor sets compare it)
     GpuBuffer readback;
     std::unique_ptr<Presenter> presenter;  // with a window (RendererDesc::window)
-    // The application's image last drawn onto (Renderer::draw_onto), and a number that changes whenever it does:
-    // frame slots compare it to know when their framebuffer or descriptor of that image must be remade.
-    HostImage host_target{};
-    std::uint64_t host_serial = 0;
-    bool last_onto = false;  // the last frame was drawn onto the application's image, not into `target`
+    bool target_drawn = false;  // a frame was drawn into `target` since it was made (read_back, frame_image, present)
 
     std::vector<FrameSlot> frames;
     std::uint32_t frame_index = 0;   // next slot to use
-    std::int32_t last_frame = -1;    // slot of the last frame drawn
+    std::int32_t last_frame = -1;    // slot of the last frame drawn (into `target` or onto the application's image)
     std::optional<FrameStats> last_finished;  // the frame most recently waited for, with its GPU time
     std::uint64_t frames_submitted = 0;       // FrameStats::frame of the last frame submitted
     bool submitted = false;                   // anything was submitted to the queue (an upload, a frame, readback)
@@ -187,8 +197,9 @@ struct Renderer::Impl {
     Result<void> make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
                                        std::uint32_t constant = 0, std::uint32_t second = 0,
                                        std::uint32_t third = 0);
-    // Creates the tile rasterizer's raster pass (raster.comp) once the pages are known (upload_static): built for
-    // pages whose filters do not depend on scale when `plain_pages` (no page has k_material_scaled_bit).
+    // Creates the tile rasterizer's raster pass (raster.comp, and on the application's device raster_onto.comp) once
+    // the pages are known (upload_static): built for pages whose filters do not depend on scale when `plain_pages` (no
+    // page has k_material_scaled_bit).
     Result<void> make_raster_pipeline(bool plain_pages);
     Result<void> create_frames();
     // Builds and uploads every type's static data (once; a failure is final, see static_error).
@@ -203,17 +214,18 @@ struct Renderer::Impl {
     // Checks, packs, records and submits one frame into `to` (Renderer::draw and draw_onto).
     Result<FrameStats> draw_frame(const FrameTarget& to, std::span<const CharacterDraw> characters,
                                   const Camera2D& camera, RenderPath path, const PoseJob& poses);
+    // Records the packed frame of slot `f` into its command buffer and submits it (draw_frame's second half).
+    Result<void> record_frame(FrameSlot& f, const FrameTarget& to, std::span<const CharacterDraw> characters,
+                              const Camera2D& camera, RenderPath path, const FrameCounts& counts);
     Result<void> wait_slot(FrameSlot& slot);
     // Waits for every slot, oldest frame first (so that last_finished is the newest); the first error, after all.
     Result<void> wait_all();
-    // Points the slot's descriptor sets at the buffers reallocated since they were last written, and the target
-    // binding at `target_view` (tagged `target_tag`, or left as it is when the view is null); returns the number of
-    // bindings written.
-    std::uint32_t update_sets(FrameSlot& slot, VkImageView target_view, std::uint64_t target_tag);
-    // Takes `host` as the image the next frame draws onto: a new host_serial when it differs from the last one.
-    void take_host_target(const HostImage& host);
-    // The slot's framebuffer for the application's image host_target, made anew when host_serial has changed since.
-    Result<void> fit_host_framebuffer(FrameSlot& slot);
+    // Points the slot's descriptor sets at the buffers reallocated since they were last written, and set_gpu's
+    // target binding (the tile path's) at the own target, or at the application's image `onto` when given; returns the
+    // number of bindings written.
+    std::uint32_t update_sets(FrameSlot& slot, const HostImage* onto);
+    // The slot's framebuffer of the application's image `host`, made anew when the slot's was made for another.
+    Result<void> fit_host_framebuffer(FrameSlot& slot, const HostImage& host);
     Result<void> submit_once(const std::function<void(VkCommandBuffer)>& record);
 };
 

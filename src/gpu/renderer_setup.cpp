@@ -77,6 +77,7 @@ Renderer::Impl::~Impl() {
     if (draw_pipeline) vkDestroyPipeline(d, draw_pipeline, nullptr);
     if (collapse_pipeline) vkDestroyPipeline(d, collapse_pipeline, nullptr);
     if (raster_pipeline) vkDestroyPipeline(d, raster_pipeline, nullptr);
+    if (raster_onto_pipeline) vkDestroyPipeline(d, raster_onto_pipeline, nullptr);
     if (triangle_pipeline) vkDestroyPipeline(d, triangle_pipeline, nullptr);
     if (places_sum_pipeline) vkDestroyPipeline(d, places_sum_pipeline, nullptr);
     if (places_pipeline) vkDestroyPipeline(d, places_pipeline, nullptr);
@@ -300,7 +301,11 @@ Result<void> Renderer::Impl::make_compute_pipeline(std::span<const std::uint32_t
 Result<void> Renderer::Impl::make_raster_pipeline(bool plain_pages) {
     if (!tile_rasterizer_supported(*context)) return {};
     const std::uint32_t loop_canary = context->software ? 1u : 0u;
-    return make_compute_pipeline(raster_comp_spirv(), raster_pipeline, raster_diagnose, loop_canary,
+    if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, raster_diagnose, loop_canary,
+                                               plain_pages ? 1u : 0u);
+        !r || !context->borrowed)
+        return r;
+    return make_compute_pipeline(raster_onto_comp_spirv(), raster_onto_pipeline, raster_diagnose, loop_canary,
                                  plain_pages ? 1u : 0u);
 }
 
@@ -404,30 +409,21 @@ Result<void> Renderer::Impl::submit_once(const std::function<void(VkCommandBuffe
     return {};
 }
 
-void Renderer::Impl::take_host_target(const HostImage& host) {
-    const HostImage& last = host_target;
-    if (host_serial != 0 && host.image == last.image && host.view == last.view && host.width == last.width &&
-        host.height == last.height && host.generation == last.generation)
-        return;
-    host_target = host;
-    ++host_serial;
-}
-
-Result<void> Renderer::Impl::fit_host_framebuffer(FrameSlot& f) {
-    if (f.host_framebuffer != VK_NULL_HANDLE && f.host_framebuffer_serial == host_serial) return {};
+Result<void> Renderer::Impl::fit_host_framebuffer(FrameSlot& f, const HostImage& host) {
+    if (f.host_framebuffer != VK_NULL_HANDLE && same_image(f.framebuffer_image, host)) return {};
     // (The slot's last frame has been waited for: its framebuffer is no longer in use.)
     if (f.host_framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(context->device, f.host_framebuffer, nullptr);
     f.host_framebuffer = VK_NULL_HANDLE;
     VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
     fb.renderPass = load_render_pass;
     fb.attachmentCount = 1;
-    fb.pAttachments = &host_target.view;
-    fb.width = host_target.width;
-    fb.height = host_target.height;
+    fb.pAttachments = &host.view;
+    fb.width = host.width;
+    fb.height = host.height;
     fb.layers = 1;
     if (VkResult r = vkCreateFramebuffer(context->device, &fb, nullptr, &f.host_framebuffer); r != VK_SUCCESS)
         return vk_error("vkCreateFramebuffer", r);
-    f.host_framebuffer_serial = host_serial;
+    f.framebuffer_image = host;
     return {};
 }
 
@@ -447,6 +443,7 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     if (context->borrowed && target != VK_NULL_HANDLE)
         if (VkResult r = vkQueueWaitIdle(context->queue); r != VK_SUCCESS) return vk_error("vkQueueWaitIdle", r);
     last_frame = -1;  // the frame drawn into the old target goes with it
+    target_drawn = false;
     if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
     if (target_view) vkDestroyImageView(d, target_view, nullptr);
     if (target) vkDestroyImage(d, target, nullptr);

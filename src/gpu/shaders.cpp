@@ -18,6 +18,9 @@ const std::uint32_t k_collapse_vert[] = {
 const std::uint32_t k_raster_comp[] = {
 #include "raster.comp.inc"
 };
+const std::uint32_t k_raster_onto_comp[] = {
+#include "raster_onto.comp.inc"
+};
 const std::uint32_t k_triangles_comp[] = {
 #include "triangles.comp.inc"
 };
@@ -27,6 +30,7 @@ const std::uint32_t k_places_comp[] = {
 }  // namespace
 
 std::span<const std::uint32_t> raster_comp_spirv() { return k_raster_comp; }
+std::span<const std::uint32_t> raster_onto_comp_spirv() { return k_raster_onto_comp; }
 std::span<const std::uint32_t> triangles_comp_spirv() { return k_triangles_comp; }
 std::span<const std::uint32_t> places_comp_spirv() { return k_places_comp; }
 std::span<const std::uint32_t> collapse_vert_spirv() { return k_collapse_vert; }

@@ -12,6 +12,8 @@ std::span<const std::uint32_t> draw_vert_spirv();
 std::span<const std::uint32_t> draw_frag_spirv();
 std::span<const std::uint32_t> collapse_vert_spirv();
 std::span<const std::uint32_t> raster_comp_spirv();
+// raster.comp drawing onto the application's image (SPINEGPU_RASTER_ONTO: each pixel starts from the image's).
+std::span<const std::uint32_t> raster_onto_comp_spirv();
 std::span<const std::uint32_t> triangles_comp_spirv();
 std::span<const std::uint32_t> places_comp_spirv();
 

@@ -74,8 +74,8 @@ const StructLayout* find_layout(const std::vector<StructLayout>& layouts, const 
     return nullptr;
 }
 
-const char* const k_shaders[] = {"skin.comp", "draw.vert", "draw.frag", "collapse.vert", "raster.comp",
-                                 "triangles.comp", "places.comp"};
+const char* const k_shaders[] = {"skin.comp",   "draw.vert",        "draw.frag",      "collapse.vert",
+                                 "raster.comp", "raster_onto.comp", "triangles.comp", "places.comp"};
 
 // The compiled shaders: the build's (SPINEGPU_SHADER_DIR), or $SPINEGPU_SHADER_DIR when set.
 std::string shader_dir() {
@@ -163,9 +163,14 @@ TEST(GpuLayout, push_constant_blocks_have_the_sizes_the_renderer_pushes) {
     // pass, {scale, ox, oy, width, height} to the draw and a GpuTilePush to the tile rasterizer's passes;
     // renderer_setup.cpp declares ranges of sizeof(GpuTilePush) bytes for compute and 20 for the draw.
     const std::map<std::string, std::uint32_t> expected{
-        {"skin.comp", 8},      {"draw.vert", 20},         {"draw.frag", 20},
-        {"collapse.vert", 20}, {"raster.comp", sizeof(GpuTilePush)},
-        {"triangles.comp", sizeof(GpuTilePush)}, {"places.comp", 4}};
+        {"skin.comp", 8},
+        {"draw.vert", 20},
+        {"draw.frag", 20},
+        {"collapse.vert", 20},
+        {"raster.comp", sizeof(GpuTilePush)},
+        {"raster_onto.comp", sizeof(GpuTilePush)},
+        {"triangles.comp", sizeof(GpuTilePush)},
+        {"places.comp", 4}};
     for (const auto& [name, size] : expected) {
         ReflectedShader shader;
         if (!reflect(name, shader, false)) continue;
@@ -180,6 +185,7 @@ TEST(GpuLayout, compute_workgroups_are_the_shared_constants) {
     const std::map<std::string, std::uint32_t> expected{{"skin.comp", k_skin_workgroup},
                                                         {"triangles.comp", k_triangle_workgroup},
                                                         {"raster.comp", k_tile_size},
+                                                        {"raster_onto.comp", k_tile_size},
                                                         {"places.comp", k_places_workgroup}};
     for (const auto& [name, size] : expected) {
         ReflectedShader shader;

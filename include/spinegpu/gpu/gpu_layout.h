@@ -207,7 +207,6 @@ struct GpuTilePush {
     uint background;        // the target's clear colour, premultiplied RGBA8
     uint row_width;         // triangle setup pass: characters per row of the dispatch grid
     uint mask_words;        // words in the tile mask pool (triangles.comp allocates each character's masks there)
-    uint keep_target;       // 1: draw over the target's pixels (the application's image), 0: over `background`
 };
 
 struct GpuTriangle {

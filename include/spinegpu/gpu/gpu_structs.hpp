@@ -28,9 +28,8 @@ static_assert(sizeof(GpuOutVertex) == 32 && offsetof(GpuOutVertex, light) == 16 
               offsetof(GpuOutVertex, clip_first) == 28);
 static_assert(sizeof(GpuTriangle) == 68 && offsetof(GpuTriangle, u) == 24 && offsetof(GpuTriangle, flags) == 48 &&
               offsetof(GpuTriangle, clip_first) == 64);
-static_assert(sizeof(GpuTilePush) == 56 && offsetof(GpuTilePush, width) == 12 &&
-              offsetof(GpuTilePush, words_per_tile) == 28 && offsetof(GpuTilePush, mask_words) == 48 &&
-              offsetof(GpuTilePush, keep_target) == 52);
+static_assert(sizeof(GpuTilePush) == 52 && offsetof(GpuTilePush, width) == 12 &&
+              offsetof(GpuTilePush, words_per_tile) == 28 && offsetof(GpuTilePush, mask_words) == 48);
 static_assert(sizeof(GpuCharacterTiles) == 16 && offsetof(GpuCharacterTiles, words) == 12);
 static_assert(sizeof(GpuDrawCommand) == 20 && offsetof(GpuDrawCommand, vertex_offset) == 12 &&
               offsetof(GpuDrawCommand, first_instance) == 16);

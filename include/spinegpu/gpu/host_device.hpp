@@ -23,10 +23,10 @@ namespace spinegpu::gpu {
 //   (FrameStats::fragments);
 // - `queue` from `device`, of `queue_family`, which has graphics and compute.
 //
-// The renderer submits to `queue`, from the calling thread, in draw, finalize and read_back. These wait until the
-// queue is idle, which includes what the application submitted to it before: finalize (or the first draw, when
-// finalize was not called), read_back, a draw at a new target size (not the first) and the destructor (once
-// anything was submitted); so those submissions must not wait on a semaphore that the same thread signals only
+// The renderer submits to `queue`, from the calling thread, in draw, draw_onto, finalize and read_back. These wait
+// until the queue is idle, which includes what the application submitted to it before: finalize (or the first draw or
+// draw_onto, when finalize was not called), read_back, a draw at a new target size (not the first) and the destructor
+// (once anything was submitted); so those submissions must not wait on a semaphore that the same thread signals only
 // later. Vulkan lets one thread at a time use a queue: the application keeps its other threads off `queue` during
 // those calls. The validation layer, when wanted, is the application's (enabled on its instance);
 // RendererDesc::device and ::validation, SPINEGPU_DEVICE and SPINEGPU_VALIDATION do not apply, and
@@ -71,20 +71,23 @@ struct FrameImage {
 // application's background multiplies or screens that background, which compositing a frame drawn apart
 // (FrameImage) cannot do where the frame is transparent. Requirements (the checked ones: a refusal names the field):
 // - `image` holds premultiplied colour, VK_FORMAT_R8G8B8A8_UNORM (colours encoded as the atlas pages' are; the only
-//   format taken), and was made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and cpu paths,
-//   VK_IMAGE_USAGE_STORAGE_BIT for gpu_tiles; `view` is a 2D view of it, one mipmap level and one layer, colour
-//   aspect, of `format`, `width` x `height` pixels;
+//   format taken), single-sampled, and was made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and
+//   cpu paths, VK_IMAGE_USAGE_STORAGE_BIT for gpu_tiles; its mipmap level 0 and array layer 0 are drawn onto, and are
+//   `width` x `height` pixels; `view` is a 2D view of just those, colour aspect, of `format` itself, unswizzled;
 // - when the frame's commands run it is in `layout` (not UNDEFINED or PREINITIALIZED, which would discard it), and
 //   it is left in `layout`;
 // - `generation` changes whenever `image` or `view` is made anew (a handle value may be reused): the renderer keeps
-//   a framebuffer and a descriptor for the image per frame slot and remakes them when any field of this changes.
+//   a framebuffer and a descriptor for the image per frame slot and remakes them when the image, view, size or
+//   generation differs from that slot's last.
 // The frame's commands, submitted to the queue by draw_onto, first wait for every command submitted before them and
 // make their writes available (so the application's drawing of the image, submitted earlier, needs no barrier for the
 // frame's sake), and end with the image's writes available and visible to every later command on the queue, in any
 // stage (so neither does its use after; a barrier for a layout of its own begins with srcStageMask
-// VK_PIPELINE_STAGE_ALL_COMMANDS_BIT and srcAccessMask 0). Nothing waits for the queue to go idle, and each frame may
-// go onto another image, of any size. The image must outlive the frame's commands: destroy it only after finish(), or
-// a fence of a later submission to the queue, has signalled (a fence covers every earlier submission to its queue).
+// VK_PIPELINE_STAGE_ALL_COMMANDS_BIT and srcAccessMask 0). Those two full waits keep the frame's work from overlapping
+// the application's on the queue, and FrameStats::gpu_ms counts the wait for its earlier work. Past the first frame
+// (see HostDevice) nothing waits for the queue to go idle, and each frame may go onto another image, of any size. The
+// image must outlive the frame's commands: destroy it only after finish(), or a fence of a later submission to the
+// queue, has signalled (a fence covers every earlier submission to its queue).
 struct HostImage {
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;

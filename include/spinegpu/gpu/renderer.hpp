@@ -181,7 +181,7 @@ public:
     // says what it must be and how the frame's commands order against the application's), over what it holds, at
     // its size: nothing is cleared. For a renderer on the application's device (RendererDesc::host): fails on one
     // with its own device, and for a target that breaks HostImage's checked requirements, naming the field. The
-    // renderer's own target is left as it was; read_back, frame_image and present refuse until the next draw().
+    // renderer's own target is left as it was: read_back and frame_image still give the last draw() frame.
     Result<FrameStats> draw_onto(const HostImage& target, std::span<const CharacterDraw> characters,
                                  const Camera2D& camera, RenderPath path, PoseJob poses = {});
 
@@ -197,8 +197,9 @@ public:
     // gpu_ms included: with two frames in flight, draw N knows frame N - 2's, without waiting for more. None before.
     std::optional<FrameStats> last_finished() const;
 
-    // Waits for the last frame and returns the target as straight-alpha RGBA8 (un-premultiplied); fails as finish
-    // does.
+    // Waits for every frame and returns the renderer's own target, holding the last frame draw() drew into it, as
+    // straight-alpha RGBA8 (un-premultiplied); fails as finish does, and when draw() has drawn none since the target
+    // was last resized (draw_onto's frames are in the application's images).
     Result<Image> read_back();
 
     // Shows the last frame drawn in the window (RendererDesc::window), scaled to fill its `width` x `height` pixels
@@ -209,10 +210,10 @@ public:
     // resized.
     Result<bool> present(std::uint32_t width, std::uint32_t height);
 
-    // The image the last frame was drawn into, for the application's own command buffers (include host_device.hpp;
-    // how to use it is said there). Fails for a renderer that made its own device (only one made on the
-    // application's, RendererDesc::host, shares its image), and when no frame has been drawn since the target was
-    // last resized.
+    // The image the last draw() frame was drawn into, for the application's own command buffers (include
+    // host_device.hpp; how to use it is said there). Fails for a renderer that made its own device (only one made on
+    // the application's, RendererDesc::host, shares its image), and when draw() has drawn no frame since the target
+    // was last resized.
     Result<FrameImage> frame_image() const;
 
     struct Impl;
