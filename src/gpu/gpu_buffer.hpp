@@ -40,4 +40,10 @@ Result<bool> fit_buffer(VkContext& context, GpuBuffer& buffer, VkDeviceSize need
 // nothing is left created and both handles are null.
 Result<void> create_image(VkContext& context, const VkImageCreateInfo& info, VkImage& image, VkDeviceMemory& memory);
 
+// Records a barrier on colour image `image` (its level 0 and layer 0), from layout `from` to `to`: after `src_stage`'s
+// `src_access`, before `dst_stage`'s `dst_access`.
+void image_barrier(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
+                   VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                   VkAccessFlags dst_access);
+
 }  // namespace spinegpu::gpu

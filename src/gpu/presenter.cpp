@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "gpu_buffer.hpp"
+
 namespace spinegpu::gpu {
 namespace {
 
@@ -34,19 +36,6 @@ VkPresentModeKHR choose_present_mode(VkPhysicalDevice physical, VkSurfaceKHR sur
     for (VkPresentModeKHR wanted : {VK_PRESENT_MODE_MAILBOX_KHR, VK_PRESENT_MODE_IMMEDIATE_KHR})
         if (std::find(modes.begin(), modes.end(), wanted) != modes.end()) return wanted;
     return VK_PRESENT_MODE_FIFO_KHR;
-}
-
-VkImageMemoryBarrier image_barrier(VkImage image, VkImageLayout from, VkImageLayout to, VkAccessFlags src,
-                                   VkAccessFlags dst) {
-    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    b.srcAccessMask = src;
-    b.dstAccessMask = dst;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    return b;
 }
 
 }  // namespace
@@ -197,11 +186,8 @@ void Presenter::record_copy(VkCommandBuffer cb, VkImage target, VkExtent2D size,
     vkBeginCommandBuffer(cb, &begin);
     // The target was left for transfer reads by the frame queued before (its last barrier); the window's image
     // comes from the acquire, waited for at the transfer stage.
-    const VkImageMemoryBarrier to_copy = image_barrier(images_[image], VK_IMAGE_LAYOUT_UNDEFINED,
-                                                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
-                                                       VK_ACCESS_TRANSFER_WRITE_BIT);
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
-                         1, &to_copy);
+    image_barrier(cb, images_[image], VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     VkImageBlit blit{};
     blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     blit.srcOffsets[1] = {static_cast<std::int32_t>(size.width), static_cast<std::int32_t>(size.height), 1};
@@ -210,11 +196,8 @@ void Presenter::record_copy(VkCommandBuffer cb, VkImage target, VkExtent2D size,
     const bool same_size = size.width == extent_.width && size.height == extent_.height;
     vkCmdBlitImage(cb, target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, images_[image],
                    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, same_size ? VK_FILTER_NEAREST : VK_FILTER_LINEAR);
-    const VkImageMemoryBarrier to_present = image_barrier(images_[image], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                                                          VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-                                                          VK_ACCESS_TRANSFER_WRITE_BIT, 0);
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
-                         nullptr, 1, &to_present);
+    image_barrier(cb, images_[image], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0);
     vkEndCommandBuffer(cb);
 }
 

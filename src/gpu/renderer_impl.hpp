@@ -52,12 +52,6 @@ struct FrameCounts {
 // Whether two HostImages are the same image: handles, size and generation.
 bool same_image(const HostImage& a, const HostImage& b);
 
-// Records a barrier on colour image `image` (its one level and layer), from layout `from` to `to`: after `src_stage`'s
-// `src_access`, before `dst_stage`'s `dst_access`.
-void image_barrier(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
-                   VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
-                   VkAccessFlags dst_access);
-
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
 inline constexpr std::uint32_t k_tile_shared_memory_bytes = 32768;
 
