@@ -197,7 +197,8 @@ void Presenter::record_copy(VkCommandBuffer cb, VkImage target, VkExtent2D size,
     vkCmdBlitImage(cb, target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, images_[image],
                    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, same_size ? VK_FILTER_NEAREST : VK_FILTER_LINEAR);
     image_barrier(cb, images_[image], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0);
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                  0);
     vkEndCommandBuffer(cb);
 }
 

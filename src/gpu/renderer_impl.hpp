@@ -93,9 +93,10 @@ struct FrameSlot {
     GpuBuffer character_tiles, tile_masks;  // RenderPath::gpu_tiles: per character where its triangle masks are;
                                             // the pool they are allocated from
     VkDescriptorSet set_gpu = VK_NULL_HANDLE, set_cpu = VK_NULL_HANDLE;
-    std::array<std::uint64_t, b_count> bound_gpu{}, bound_cpu{};  // buffer generations the sets point at
+    VkDescriptorSet set_onto = VK_NULL_HANDLE;  // on the application's device: the tile path onto its image
+    std::array<std::uint64_t, b_count> bound_gpu{}, bound_cpu{}, bound_onto{};  // buffer generations the sets point at
     // The framebuffer of the application's image this slot last drew onto through the raster pipeline
-    // (Renderer::draw_onto), and that image; the image the tile path's target binding of set_gpu last took from it.
+    // (Renderer::draw_onto), and that image; the image set_onto's target binding last took.
     VkFramebuffer host_framebuffer = VK_NULL_HANDLE;
     HostImage framebuffer_image{}, bound_image{};
     VkCommandBuffer commands = VK_NULL_HANDLE;
@@ -214,9 +215,9 @@ struct Renderer::Impl {
     Result<void> wait_slot(FrameSlot& slot);
     // Waits for every slot, oldest frame first (so that last_finished is the newest); the first error, after all.
     Result<void> wait_all();
-    // Points the slot's descriptor sets at the buffers reallocated since they were last written, and set_gpu's
-    // target binding (the tile path's) at the own target, or at the application's image `onto` when given; returns the
-    // number of bindings written.
+    // Points the slot's descriptor sets at the buffers (and own target) reallocated since they were last written, and,
+    // for a tile frame onto the application's image `onto`, set_onto at that image; returns the number of bindings
+    // written.
     std::uint32_t update_sets(FrameSlot& slot, const HostImage* onto);
     // The slot's framebuffer of the application's image `host`, made anew when the slot's was made for another.
     Result<void> fit_host_framebuffer(FrameSlot& slot, const HostImage& host);

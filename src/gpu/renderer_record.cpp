@@ -145,14 +145,17 @@ void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, co
 
 std::uint32_t Renderer::Impl::update_sets(FrameSlot& f, const HostImage* onto) {
     std::uint32_t written = 0;
-    // Rewrites a set only when a buffer it points at was reallocated (generation changed).
-    for (int path = 0; path < 2; ++path) {
-        VkDescriptorSet set = path == 0 ? f.set_gpu : f.set_cpu;
-        std::array<std::uint64_t, b_count>& bound = path == 0 ? f.bound_gpu : f.bound_cpu;
+    // Rewrites a set only when a buffer it points at was reallocated (generation changed). set_onto (the gpu path's
+    // buffers) only for a frame onto the application's image.
+    for (int which = 0; which < 3; ++which) {
+        if (which == 2 && onto == nullptr) break;
+        const bool cpu = which == 1;
+        VkDescriptorSet set = which == 0 ? f.set_gpu : cpu ? f.set_cpu : f.set_onto;
+        std::array<std::uint64_t, b_count>& bound = which == 0 ? f.bound_gpu : cpu ? f.bound_cpu : f.bound_onto;
         const std::array<const GpuBuffer*, b_count> buffers{
             &influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
             &f.characters, &f.bones, &f.words,
-            path == 0 ? &f.gpu_vertices : &f.cpu_vertices, path == 0 ? &f.gpu_indices : &f.cpu_indices, nullptr,
+            cpu ? &f.cpu_vertices : &f.gpu_vertices, cpu ? &f.cpu_indices : &f.gpu_indices, nullptr,
             &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes,
             &f.character_tiles, &f.tile_masks, &f.packed_characters, &f.place_blocks, &f.draw_command, nullptr,
             &page_filters, &setup_lists};
@@ -176,19 +179,21 @@ std::uint32_t Renderer::Impl::update_sets(FrameSlot& f, const HostImage* onto) {
             w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             w.pBufferInfo = &infos[i];
         }
-        // The target binding, read only by the tile path (set_gpu, which packs): the own target, tagged with its
-        // generation (odd), or the application's image, tagged 2 while the slot's bound_image is that image.
-        const bool onto_host = path == 0 && onto != nullptr;
-        if (onto_host && !same_image(f.bound_image, *onto)) {
+        // The target binding (the tile path's): in set_gpu and set_cpu the own target, tagged with its generation
+        // (odd); in set_onto the application's image, tagged 2 while the slot's bound_image is that image. Only
+        // set_onto ever holds an application's view, and only frames onto that image bind it: the application may
+        // destroy the image once its frame is done, and a driver may read every descriptor of a set it binds
+        // (lavapipe does).
+        if (which == 2 && !same_image(f.bound_image, *onto)) {
             bound[b_target] = 0;
             f.bound_image = *onto;
         }
-        const VkImageView target_now = onto_host ? onto->view : path == 0 ? target_view : VK_NULL_HANDLE;
+        const VkImageView target_now = which == 2 ? onto->view : target_view;
         const VkDescriptorImageInfo images[3] = {
             {sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
             {nearest_sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
             {VK_NULL_HANDLE, target_now, VK_IMAGE_LAYOUT_GENERAL}};
-        const std::uint64_t image_tags[3] = {1, 1, onto_host ? 2 : target_generation * 2 + 1};
+        const std::uint64_t image_tags[3] = {1, 1, which == 2 ? 2 : target_generation * 2 + 1};
         const Binding image_bindings[3] = {b_pages, b_pages_nearest, b_target};
         for (int k = 0; k < 3; ++k) {
             if (bound[image_bindings[k]] == image_tags[k] || images[k].imageView == VK_NULL_HANDLE) continue;
@@ -207,13 +212,14 @@ std::uint32_t Renderer::Impl::update_sets(FrameSlot& f, const HostImage* onto) {
     return written;
 }
 
-Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to, std::span<const CharacterDraw> characters,
-                                         const Camera2D& camera, RenderPath path, const FrameCounts& counts) {
+Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
+                                         std::span<const CharacterDraw> characters, const Camera2D& camera,
+                                         RenderPath path, const FrameCounts& counts) {
     Impl& m = *this;
     const bool tiles = path == RenderPath::gpu_tiles, packs = path != RenderPath::cpu;
     const std::uint32_t visible = counts.visible, index_total = counts.index_total;
     // The tile path's target binding: the application's image (a storage image only for that path), or the own target.
-    f.stats.descriptor_writes = m.update_sets(f, to.host != nullptr && tiles ? to.host : nullptr);
+    f.stats.descriptor_writes = m.update_sets(f, tiles ? to.host : nullptr);
     VkCommandBuffer cb = f.commands;
     vkResetCommandBuffer(cb, 0);
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -226,7 +232,7 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to, s
         vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, m.queries, query);
     }
     if (m.statistics != VK_NULL_HANDLE) vkCmdResetQueryPool(cb, m.statistics, m.frame_index, 1);
-    VkDescriptorSet set = packs ? f.set_gpu : f.set_cpu;
+    VkDescriptorSet set = !packs ? f.set_cpu : tiles && to.host != nullptr ? f.set_onto : f.set_gpu;
     f.tiles = tiles;
     if (tiles) {
         vkCmdFillBuffer(cb, f.counters.buffer, 0, 20, 0);

@@ -316,11 +316,14 @@ Result<void> Renderer::Impl::create_frames() {
     pool_info.queueFamilyIndex = context->queue_family;
     if (VkResult r = vkCreateCommandPool(d, &pool_info, nullptr, &command_pool); r != VK_SUCCESS)
         return vk_error("vkCreateCommandPool", r);
-    std::array<VkDescriptorPoolSize, 3> sizes{{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * frames_in_flight * b_count},
-                                               {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4 * frames_in_flight},
-                                               {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * frames_in_flight}}};
+    // Per slot set_gpu and set_cpu, and on the application's device set_onto.
+    const std::uint32_t sets_per_slot = context->borrowed ? 3 : 2;
+    const std::uint32_t set_count = sets_per_slot * frames_in_flight;
+    std::array<VkDescriptorPoolSize, 3> sizes{{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, set_count * b_count},
+                                               {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * set_count},
+                                               {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, set_count}}};
     VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dp.maxSets = 2 * frames_in_flight;
+    dp.maxSets = set_count;
     dp.poolSizeCount = static_cast<std::uint32_t>(sizes.size());
     dp.pPoolSizes = sizes.data();
     if (VkResult r = vkCreateDescriptorPool(d, &dp, nullptr, &descriptor_pool); r != VK_SUCCESS)
@@ -348,16 +351,17 @@ Result<void> Renderer::Impl::create_frames() {
         VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         if (VkResult r = vkCreateFence(d, &fence, nullptr, &f.fence); r != VK_SUCCESS)
             return vk_error("vkCreateFence", r);
-        std::array<VkDescriptorSetLayout, 2> layouts{set_layout, set_layout};
-        std::array<VkDescriptorSet, 2> sets{};
+        std::array<VkDescriptorSetLayout, 3> layouts{set_layout, set_layout, set_layout};
+        std::array<VkDescriptorSet, 3> sets{};
         VkDescriptorSetAllocateInfo ds{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
         ds.descriptorPool = descriptor_pool;
-        ds.descriptorSetCount = 2;
+        ds.descriptorSetCount = sets_per_slot;
         ds.pSetLayouts = layouts.data();
         if (VkResult r = vkAllocateDescriptorSets(d, &ds, sets.data()); r != VK_SUCCESS)
             return vk_error("vkAllocateDescriptorSets", r);
         f.set_gpu = sets[0];
         f.set_cpu = sets[1];
+        f.set_onto = sets[2];
         const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
         for (GpuBuffer* b : {&f.packed_characters, &f.bones, &f.words}) {
             b->usage = storage;
@@ -442,8 +446,7 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     // On the application's device, its commands using the old image (FrameImage) finish before it goes.
     if (context->borrowed && target != VK_NULL_HANDLE)
         if (VkResult r = vkQueueWaitIdle(context->queue); r != VK_SUCCESS) return vk_error("vkQueueWaitIdle", r);
-    last_frame = -1;  // the frame drawn into the old target goes with it
-    target_drawn = false;
+    target_drawn = false;  // the frame drawn into the old target goes with it
     if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
     if (target_view) vkDestroyImageView(d, target_view, nullptr);
     if (target) vkDestroyImage(d, target, nullptr);

@@ -327,7 +327,8 @@ TEST(RendererOnHostDevice, draws_onto_the_application_image_as_into_its_own_targ
         ASSERT_TRUE(load_scenes(*own, *lent, scenes));
         int case_index = 0;
         std::uint64_t generation = 0;
-        for (RenderPath path : {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex, RenderPath::gpu_tiles}) {
+        // (The tile path first: its image is destroyed before the other paths' frames, which must not touch it.)
+        for (RenderPath path : {RenderPath::gpu_tiles, RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex}) {
             // (A colour attachment layout only for images made for the raster paths.)
             const bool tiles = path == RenderPath::gpu_tiles;
             const VkImageLayout layouts[] = {VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
@@ -405,8 +406,11 @@ TEST(RendererOnHostDevice, frames_onto_application_images_and_into_its_own_targe
             Result<Image> expected_own = own->read_back();
             ASSERT_TRUE(expected_own.ok());
 
-            ASSERT_TRUE(lent->draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, path).ok()) << where;
             for (int round = 0; round < 2; ++round) {
+                // (The renderer's first frames of each path go onto the application's images; own-target frames of
+                // the same path, in both slots, come between the rounds.)
+                for (int k = 0; k < 2 && round == 1; ++k)
+                    ASSERT_TRUE(lent->draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, path).ok()) << where;
                 // (In the other order the second time, so that each frame slot draws onto the other image.)
                 AppImage* const order[2] = {round == 0 ? big.get() : little.get(),
                                             round == 0 ? little.get() : big.get()};
@@ -429,21 +433,27 @@ TEST(RendererOnHostDevice, frames_onto_application_images_and_into_its_own_targe
             EXPECT_EQ(pixels_differing(kept->rgba, expected_own->rgba), 0u) << where;
             EXPECT_TRUE(lent->frame_image().ok()) << where;
 
-            // Five more frames onto the big image (left in TRANSFER_SRC by its copy out), not read in between: once
-            // both slots have drawn onto it, their bindings stay; a new generation of the same image is rewritten
-            // (the tile path's binding).
-            std::uint32_t writes[5] = {};
-            for (int frame = 0; frame < 5; ++frame) {
+            // Ten more frames, not read in between: onto the big image (left in TRANSFER_SRC by its copy out) but
+            // frames 6 and 7, into the own target through the gpu path. Once both slots have drawn onto the image,
+            // their bindings stay, frames of another path between them included; a new generation of the same image
+            // (from frame 4) is rewritten (the tile path's binding).
+            std::uint32_t writes[10] = {};
+            const std::uint64_t renewed = ++generation;
+            for (int frame = 0; frame < 10; ++frame) {
                 const HostImage target =
-                    big->target(VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, frame == 4 ? ++generation : 0);
-                Result<FrameStats> drawn = lent->draw_onto(target, crowd, scenes.crowd_camera, path);
+                    big->target(VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, frame >= 4 ? renewed : 0);
+                Result<FrameStats> drawn =
+                    frame == 6 || frame == 7
+                        ? lent->draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, RenderPath::gpu)
+                        : lent->draw_onto(target, crowd, scenes.crowd_camera, path);
                 ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
                 writes[frame] = drawn->descriptor_writes;
             }
-            EXPECT_EQ(writes[2] + writes[3], 0u) << where;
+            EXPECT_EQ(writes[2] + writes[3] + writes[8] + writes[9], 0u) << where;
             if (path == RenderPath::gpu_tiles) {
                 EXPECT_GT(writes[0] + writes[1], 0u) << where;
                 EXPECT_EQ(writes[4], 1u) << where;
+                EXPECT_EQ(writes[5], 1u) << where;
             }
             EXPECT_TRUE(lent->finish().ok());
             big.reset();
@@ -493,6 +503,12 @@ TEST(RendererOnHostDevice, what_it_cannot_draw_onto_is_refused_naming_the_field)
         wrong = fine;
         wrong.layout = VK_IMAGE_LAYOUT_UNDEFINED;
         EXPECT_NE(refusal(*lent, wrong).find("HostImage::layout is VK_IMAGE_LAYOUT_UNDEFINED"), std::string::npos);
+        // The frame's own refusals name the call.
+        const CharacterDraw posed_by_nobody{nullptr, 0, Color{}};
+        Result<FrameStats> unposed = lent->draw_onto(fine, {&posed_by_nobody, 1}, Camera2D{}, RenderPath::gpu);
+        ASSERT_FALSE(unposed.ok());
+        EXPECT_NE(unposed.error().message().find("draw_onto: a character's pose is missing"), std::string::npos)
+            << unposed.error().message();
         EXPECT_EQ(refusal(*lent, fine), "drawn");  // (no characters: the image as it was)
         EXPECT_TRUE(lent->finish().ok());
         // Frames drawn onto the application's images leave none in the renderer's own target.

@@ -41,7 +41,7 @@ struct HostDevice {
     VkPhysicalDeviceFeatures features{};
 };
 
-// The image the last frame was drawn into (Renderer::frame_image), for the application to use in its own command
+// The image the last draw() frame was drawn into (Renderer::frame_image), for the application to use in its own command
 // buffers, submitted to the renderer's queue after draw() returned:
 // - the image holds premultiplied RGBA8 (VK_FORMAT_R8G8B8A8_UNORM; colours encoded as the atlas pages' are), the
 //   frame drawn over its background; it can be copied or blitted from (TRANSFER_SRC), sampled (SAMPLED) and used as
