@@ -106,11 +106,18 @@ Result<std::span<const std::uint8_t>> readable_bytes(std::span<const std::uint8_
     return bytes;
 }
 
+// Why stb_image last failed, in words: its failure reason, or a general one where it left none (some corrupt
+// streams end its decoding without setting one).
+std::string stbi_failure() {
+    const char* reason = stbi_failure_reason();
+    return std::string("cannot decode image: ") + (reason != nullptr ? reason : "corrupt PNG data");
+}
+
 // The header's size of `bytes` (readable_bytes), checked against k_max_dimension.
 Result<ImageSize> header_size(std::span<const std::uint8_t> bytes, const std::string& file) {
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &width, &height, &channels))
-        return make_error(file, "", std::string("cannot decode image: ") + stbi_failure_reason());
+        return make_error(file, "", stbi_failure());
     if (width <= 0 || height <= 0 || width > k_max_dimension || height > k_max_dimension)
         return make_error(file, "", "cannot decode image: " + std::to_string(width) + "x" + std::to_string(height) +
                                         " is larger than " + std::to_string(k_max_dimension) + "x" +
@@ -136,7 +143,7 @@ Result<Image> decode_image(std::span<const std::uint8_t> input, const std::strin
     int width = 0, height = 0, channels = 0;
     stbi_uc* pixels =
         stbi_load_from_memory(bytes->data(), static_cast<int>(bytes->size()), &width, &height, &channels, 4);
-    if (!pixels) return make_error(file, "", std::string("cannot decode image: ") + stbi_failure_reason());
+    if (!pixels) return make_error(file, "", stbi_failure());
     Image image;
     image.width = static_cast<std::uint32_t>(width);
     image.height = static_cast<std::uint32_t>(height);
