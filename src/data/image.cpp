@@ -106,8 +106,12 @@ Result<std::span<const std::uint8_t>> readable_bytes(std::span<const std::uint8_
     return bytes;
 }
 
+// Clears stb_image's failure reason (per thread, kept across calls), so that stbi_failure names the next call's
+// failure and never an earlier one's.
+void stbi_forget_failure() { stbi__g_failure_reason = nullptr; }
+
 // Why stb_image last failed, in words: its failure reason, or a general one where it left none (some corrupt
-// streams end its decoding without setting one).
+// streams, such as a deflate block of the reserved type, end its decoding without setting one).
 std::string stbi_failure() {
     const char* reason = stbi_failure_reason();
     return std::string("cannot decode image: ") + (reason != nullptr ? reason : "corrupt PNG data");
@@ -116,6 +120,7 @@ std::string stbi_failure() {
 // The header's size of `bytes` (readable_bytes), checked against k_max_dimension.
 Result<ImageSize> header_size(std::span<const std::uint8_t> bytes, const std::string& file) {
     int width = 0, height = 0, channels = 0;
+    stbi_forget_failure();
     if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &width, &height, &channels))
         return make_error(file, "", stbi_failure());
     if (width <= 0 || height <= 0 || width > k_max_dimension || height > k_max_dimension)
@@ -141,6 +146,7 @@ Result<Image> decode_image(std::span<const std::uint8_t> input, const std::strin
     // The header first, so that an absurd size is rejected before anything is allocated.
     if (Result<ImageSize> size = header_size(*bytes, file); !size) return size.error();
     int width = 0, height = 0, channels = 0;
+    stbi_forget_failure();
     stbi_uc* pixels =
         stbi_load_from_memory(bytes->data(), static_cast<int>(bytes->size()), &width, &height, &channels, 4);
     if (!pixels) return make_error(file, "", stbi_failure());

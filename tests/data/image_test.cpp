@@ -175,6 +175,25 @@ TEST(Image, an_idat_chunk_longer_than_the_file_is_an_error_naming_its_place) {
     }
 }
 
+TEST(Image, a_stream_stb_image_fails_without_a_reason_gives_this_files_own_error) {
+    // stb_image ends at a deflate block of the reserved type 3 without saying why; its reason is then null, or an
+    // earlier failure's (the image fuzz target's smoke run found the null read).
+    Image image = test_pattern(16, 8);
+    const std::vector<std::uint8_t> bytes = png_bytes(image, "reserved_block.png");
+    ASSERT_FALSE(bytes.empty());
+    std::vector<std::uint8_t> b = bytes;
+    ASSERT_EQ(std::string(b.begin() + 37, b.begin() + 41), "IDAT");
+    // The IDAT data start with the zlib header (2 bytes); the first block's header bits follow: BFINAL, BTYPE = 11.
+    b[43] = static_cast<std::uint8_t>((b[43] & ~0x07u) | 0x07u);
+    std::vector<std::uint8_t> garbage(64, 0x5a);
+    ASSERT_FALSE(decode_image(garbage, "earlier.png").ok());  // leaves stb_image a reason of its own
+    Result<Image> decoded = decode_image(b, "reserved.png");
+    ASSERT_FALSE(decoded.ok());
+    EXPECT_EQ(decoded.error().file, "reserved.png");
+    EXPECT_EQ(decoded.error().what, "cannot decode image: corrupt PNG data");
+    ASSERT_TRUE(image_size(b, "reserved.png").ok());  // the header itself is sound
+}
+
 TEST(Image, rejects_images_larger_than_16384) {
     // A PNG signature and an IHDR for a 20000 x 20000 RGBA image, nothing else.
     std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
