@@ -83,11 +83,37 @@ Result<void> Renderer::finalize() {
     return impl_->upload_static();
 }
 
+std::uint64_t signal_timeout_ns() {
+    const std::optional<std::uint64_t> ms = diagnostic_number("SPINEGPU_DIAGNOSE_SIGNAL_TIMEOUT_MS");
+    return ms && *ms < 3'600'000 ? *ms * 1'000'000 : 30'000'000'000;
+}
+
 Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
     if (!slot.pending) return {};
-    if (VkResult r = vkWaitForFences(context->device, 1, &slot.fence, VK_TRUE, UINT64_MAX); r != VK_SUCCESS)
-        return vk_error("vkWaitForFences", r);
-    vkResetFences(context->device, 1, &slot.fence);
+    std::uint64_t reached = 0;  // (a later frame's signal covers an earlier frame's, dropped or not yet waited for)
+    if (slot.signal != 0 && (vkGetSemaphoreCounterValue(context->device, timeline, &reached) != VK_SUCCESS ||
+                             reached < slot.signal)) {
+        VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+        wait.semaphoreCount = 1;
+        wait.pSemaphores = &timeline;
+        wait.pValues = &slot.signal;
+        const std::uint64_t timeout = signal_timeout_ns();
+        const VkResult r = vkWaitSemaphores(context->device, &wait, timeout);
+        if (r == VK_TIMEOUT)
+            return make_error("renderer", "record_onto",
+                              "frame " + std::to_string(slot.stats.frame) + ", recorded into the application's " +
+                                  "command buffer, has not signalled RecordedFrame::value " +
+                                  std::to_string(slot.signal) + " within " +
+                                  std::to_string(timeout / 1'000'000) +
+                                  " ms: submit each recorded command buffer with its signal, in the order recorded "
+                                  "(or signal the value from the host when dropping it)");
+        if (r != VK_SUCCESS) return vk_error("vkWaitSemaphores", r);
+    } else if (slot.signal == 0) {
+        if (VkResult r = vkWaitForFences(context->device, 1, &slot.fence, VK_TRUE, UINT64_MAX); r != VK_SUCCESS)
+            return vk_error("vkWaitForFences", r);
+        vkResetFences(context->device, 1, &slot.fence);
+    }
+    slot.signal = 0;
     slot.pending = false;
     if (slot.timed && queries != VK_NULL_HANDLE) {
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
@@ -139,10 +165,12 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
     return impl_->draw_frame(FrameTarget{nullptr, width, height, background}, characters, camera, path, poses);
 }
 
-Result<FrameStats> Renderer::draw_onto(const HostImage& target, std::span<const CharacterDraw> characters,
-                                       const Camera2D& camera, RenderPath path, PoseJob poses) {
-    Impl& m = *impl_;
-    auto refuse = [](const std::string& why) { return make_error("renderer", "draw_onto", why); };
+namespace {
+
+// draw_onto's and record_onto's refusals (named `call`): a renderer on its own device, or a `target` that breaks
+// HostImage's checked requirements.
+Result<void> check_onto(const Renderer::Impl& m, const HostImage& target, const char* call) {
+    auto refuse = [call](const std::string& why) { return make_error("renderer", call, why); };
     if (!m.context->borrowed)
         return refuse("this renderer made its own device, on which no image of the application's can be: lend it "
                       "yours (RendererDesc::host)");
@@ -162,7 +190,41 @@ Result<FrameStats> Renderer::draw_onto(const HostImage& target, std::span<const 
                       (target.layout == VK_IMAGE_LAYOUT_UNDEFINED ? "VK_IMAGE_LAYOUT_UNDEFINED"
                                                                   : "VK_IMAGE_LAYOUT_PREINITIALIZED") +
                       ", which would discard what the image holds: give the layout it is in");
-    return m.draw_frame(FrameTarget{&target, target.width, target.height, Color{}}, characters, camera, path, poses);
+    return {};
+}
+
+}  // namespace
+
+Result<FrameStats> Renderer::draw_onto(const HostImage& target, std::span<const CharacterDraw> characters,
+                                       const Camera2D& camera, RenderPath path, PoseJob poses) {
+    if (Result<void> r = check_onto(*impl_, target, "draw_onto"); !r) return r.error();
+    return impl_->draw_frame(FrameTarget{&target, target.width, target.height, Color{}}, characters, camera, path,
+                             poses);
+}
+
+Result<RecordedFrame> Renderer::record_onto(VkCommandBuffer commands, const HostImage& target,
+                                            std::span<const CharacterDraw> characters, const Camera2D& camera,
+                                            RenderPath path, PoseJob poses) {
+    Impl& m = *impl_;
+    if (Result<void> r = check_onto(m, target, "record_onto"); !r) return r.error();
+    if (commands == VK_NULL_HANDLE) return make_error("renderer", "record_onto", "the command buffer is VK_NULL_HANDLE");
+    if (!m.context->timeline_semaphore)
+        return make_error("renderer", "record_onto",
+                          "the application's device was made without timeline semaphores "
+                          "(HostDevice::timeline_semaphore), which the submissions of recorded frames signal: enable "
+                          "VkPhysicalDeviceVulkan12Features::timelineSemaphore in vkCreateDevice");
+    if (m.timeline == VK_NULL_HANDLE) {
+        VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+        type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+        VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        info.pNext = &type;
+        if (VkResult r = vkCreateSemaphore(m.context->device, &info, nullptr, &m.timeline); r != VK_SUCCESS)
+            return vk_error("vkCreateSemaphore", r);
+    }
+    Result<FrameStats> stats = m.draw_frame(FrameTarget{&target, target.width, target.height, Color{}, commands},
+                                            characters, camera, path, poses);
+    if (!stats) return stats.error();
+    return RecordedFrame{*stats, m.timeline, m.timeline_value};
 }
 
 Result<FrameStats> Renderer::finish() {

@@ -35,7 +35,9 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
                                               const Camera2D& camera, RenderPath path, const PoseJob& poses) {
     Impl& m = *this;
     const std::uint32_t width = to.width, height = to.height;
-    const char* const call = to.host != nullptr ? "draw_onto" : "draw";  // (named in errors)
+    const char* const call = to.into != VK_NULL_HANDLE ? "record_onto"  // (named in errors)
+                             : to.host != nullptr      ? "draw_onto"
+                                                       : "draw";
     if (!m.finalized)
         if (Result<void> r = m.upload_static(); !r) return r.error();
     const bool packs = path != RenderPath::cpu;  // the GPU paths pack poses; the CPU path uploads vertices

@@ -34,11 +34,13 @@ enum Binding : std::uint32_t {
 inline constexpr std::uint32_t k_queries_per_frame = 3;
 
 // Where a frame is drawn (Impl::draw_frame): the renderer's own target, `width` x `height`, cleared to `background`;
-// or the application's image `host` (Renderer::draw_onto), of its size, over what it holds.
+// or the application's image `host` (Renderer::draw_onto), of its size, over what it holds, recorded into the
+// application's command buffer `into` when given (Renderer::record_onto) rather than submitted.
 struct FrameTarget {
     const HostImage* host = nullptr;
     std::uint32_t width = 0, height = 0;
     Color background;
+    VkCommandBuffer into = VK_NULL_HANDLE;  // the application's command buffer to record into (record_onto), or none
 };
 
 // What a frame's recording needs of its packing (Impl::record_frame): the draw list's length, the characters in view,
@@ -58,6 +60,10 @@ inline constexpr std::uint32_t k_tile_shared_memory_bytes = 32768;
 // The number environment variable `name` holds (a diagnostic switch), or none when it is unset, empty or not a
 // decimal number.
 std::optional<std::uint64_t> diagnostic_number(const char* name);
+
+// How long a wait for a frame recorded into the application's command buffer lasts before it fails, in nanoseconds:
+// 30 s (RecordedFrame), or the SPINEGPU_DIAGNOSE_SIGNAL_TIMEOUT_MS milliseconds (for the tests), read at each wait.
+std::uint64_t signal_timeout_ns();
 
 // Whether the device can run the tile rasterizer (RenderPath::gpu_tiles): 64-bit integers and floats and subgroup
 // votes in compute shaders, and k_tile_shared_memory_bytes of shared memory per workgroup.
@@ -101,7 +107,8 @@ struct FrameSlot {
     HostImage framebuffer_image{}, bound_image{};
     VkCommandBuffer commands = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
-    bool pending = false;    // submitted and not yet waited for
+    bool pending = false;    // submitted (or recorded for the application to submit) and not yet waited for
+    std::uint64_t signal = 0;  // recorded by record_onto: the timeline value its submission signals (0: the fence)
     bool timed = false;      // its queries were written
     bool tiles = false;      // drawn by the tile rasterizer: fragments come from `counters`, not the query
     FrameStats stats;
@@ -169,6 +176,10 @@ struct Renderer::Impl {
     std::optional<FrameStats> last_finished;  // the frame most recently waited for, with its GPU time
     std::uint64_t frames_submitted = 0;       // FrameStats::frame of the last frame submitted
     bool submitted = false;                   // anything was submitted to the queue (an upload, a frame, readback)
+    // The timeline semaphore that the application's submissions of record_onto's frames signal (made by the first),
+    // and the last value given out.
+    VkSemaphore timeline = VK_NULL_HANDLE;
+    std::uint64_t timeline_value = 0;
     // RenderPath::gpu_tiles: the tile mask words the last frame waited for asked for; the pool is sized from it (a
     // frame that asks for more than its pool holds draws correctly, only slower). And the diagnostic cap on the
     // pool (SPINEGPU_DIAGNOSE_MASK_POOL), if any.
@@ -209,7 +220,8 @@ struct Renderer::Impl {
     // Checks, packs, records and submits one frame into `to` (Renderer::draw and draw_onto).
     Result<FrameStats> draw_frame(const FrameTarget& to, std::span<const CharacterDraw> characters,
                                   const Camera2D& camera, RenderPath path, const PoseJob& poses);
-    // Records the packed frame of slot `f` into its command buffer and submits it (draw_frame's second half).
+    // Records the packed frame of slot `f` into its command buffer and submits it, or into the application's
+    // (FrameTarget::into), giving the slot the next timeline value (draw_frame's second half).
     Result<void> record_frame(FrameSlot& f, const FrameTarget& to, std::span<const CharacterDraw> characters,
                               const Camera2D& camera, RenderPath path, const FrameCounts& counts);
     Result<void> wait_slot(FrameSlot& slot);

@@ -220,11 +220,15 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
     const std::uint32_t visible = counts.visible, index_total = counts.index_total;
     // The tile path's target binding: the application's image (a storage image only for that path), or the own target.
     f.stats.descriptor_writes = m.update_sets(f, tiles ? to.host : nullptr);
-    VkCommandBuffer cb = f.commands;
-    vkResetCommandBuffer(cb, 0);
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vkBeginCommandBuffer(cb, &begin);
+    // The slot's own command buffer, submitted here; or the application's (record_onto), already recording.
+    const bool own = to.into == VK_NULL_HANDLE;
+    VkCommandBuffer cb = own ? f.commands : to.into;
+    if (own) {
+        vkResetCommandBuffer(cb, 0);
+        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        vkBeginCommandBuffer(cb, &begin);
+    }
     const std::uint32_t query = m.frame_index * k_queries_per_frame;
     f.timed = m.queries != VK_NULL_HANDLE;
     if (f.timed) {
@@ -285,13 +289,17 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
         record_draw(m, f, cb, set, characters, camera, to, path, index_total);
     }
     if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries, query + 2);
-    vkEndCommandBuffer(cb);
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &cb;
-    m.submitted = true;
-    if (VkResult r = vkQueueSubmit(m.context->queue, 1, &submit, f.fence); r != VK_SUCCESS)
-        return vk_error("vkQueueSubmit", r);
+    m.submitted = true;  // (or will be, by the application)
+    if (own) {
+        vkEndCommandBuffer(cb);
+        VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &cb;
+        if (VkResult r = vkQueueSubmit(m.context->queue, 1, &submit, f.fence); r != VK_SUCCESS)
+            return vk_error("vkQueueSubmit", r);
+    } else {
+        f.signal = ++m.timeline_value;
+    }
     f.pending = true;
     f.stats.frame = ++m.frames_submitted;
     m.last_frame = static_cast<std::int32_t>(m.frame_index);

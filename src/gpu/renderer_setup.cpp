@@ -43,10 +43,20 @@ Renderer::Impl::~Impl() {
     VkDevice d = context->device;
     // On the application's device, the queue alone (Vulkan lets its other queues be in use on other threads), and
     // only when something was submitted to it (a failed create submitted nothing).
-    if (!context->borrowed)
+    // Frames recorded into the application's command buffers (record_onto) may be submitted after the renderer's own
+    // work: first their last signal, within the timeout (a frame never submitted is not waited for longer).
+    if (!context->borrowed) {
         vkDeviceWaitIdle(d);
-    else if (submitted)
+    } else if (submitted) {
+        if (timeline != VK_NULL_HANDLE) {
+            VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+            wait.semaphoreCount = 1;
+            wait.pSemaphores = &timeline;
+            wait.pValues = &timeline_value;
+            vkWaitSemaphores(d, &wait, signal_timeout_ns());
+        }
         vkQueueWaitIdle(context->queue);
+    }
     presenter.reset();  // (its swapchain before the device, its command buffers before the pool)
     for (FrameSlot& f : frames) {
         for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.draw_command, &f.bones, &f.words,
@@ -71,6 +81,7 @@ Renderer::Impl::~Impl() {
     if (queries) vkDestroyQueryPool(d, queries, nullptr);
     if (statistics) vkDestroyQueryPool(d, statistics, nullptr);
     if (command_pool) vkDestroyCommandPool(d, command_pool, nullptr);
+    if (timeline) vkDestroySemaphore(d, timeline, nullptr);
     if (descriptor_pool) vkDestroyDescriptorPool(d, descriptor_pool, nullptr);
     if (skin_pipeline) vkDestroyPipeline(d, skin_pipeline, nullptr);
     if (small_skin_pipeline) vkDestroyPipeline(d, small_skin_pipeline, nullptr);

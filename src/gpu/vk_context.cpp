@@ -391,6 +391,7 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const HostDevice& host) {
     features.shaderInt64 = host.features.shaderInt64 & available.shaderInt64;
     features.shaderFloat64 = host.features.shaderFloat64 & available.shaderFloat64;
     take_features(*context, features);
+    context->timeline_semaphore = host.timeline_semaphore;
     describe_device(*context);
     return context;
 }

@@ -38,6 +38,7 @@ struct VkContext {
     bool shader_float64 = false;                 // 64-bit floats in shaders (the tile rasterizer needs them)
     bool compute_subgroup_vote = false;          // subgroupAny in compute shaders (the tile rasterizer needs it)
     bool borrowed = false;                       // the application's (HostDevice): destroyed by it, not here
+    bool timeline_semaphore = false;             // the application's device has timeline semaphores enabled
     std::atomic<std::uint64_t> validation_messages{0};  // warnings and errors from the validation layer
     std::string first_validation_message;
 

@@ -34,7 +34,8 @@ bool has_validation_layer() {
     });
 }
 
-std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPhysicalDeviceFeatures& wanted) {
+std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPhysicalDeviceFeatures& wanted,
+                                      bool timeline) {
     auto host = std::make_unique<HostVulkan>();
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "spinegpu host device test";
@@ -107,7 +108,10 @@ std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPh
     queue.queueFamilyIndex = host->lent.queue_family;
     queue.queueCount = 1;
     queue.pQueuePriorities = &priority;
+    VkPhysicalDeviceVulkan12Features vulkan12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    vulkan12.timelineSemaphore = VK_TRUE;  // (required of every Vulkan 1.2 device)
     VkDeviceCreateInfo device{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    if (timeline) device.pNext = &vulkan12;
     device.queueCreateInfoCount = 1;
     device.pQueueCreateInfos = &queue;
     device.pEnabledFeatures = &enabled;
@@ -118,6 +122,7 @@ std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPh
     vkGetDeviceQueue(host->lent.device, host->lent.queue_family, 0, &host->lent.queue);
     host->lent.instance = host->instance;
     host->lent.api_version = app.apiVersion;
+    host->lent.timeline_semaphore = timeline;
     return host;
 }
 

@@ -43,9 +43,10 @@ struct HostVulkan {
 bool has_validation_layer();
 
 // The application's instance and a device on the physical device named `device_name`, with those of dual-source
-// blending, 64-bit integers and floats and pipeline statistics that it has and `wanted` asks for. Null, after
-// recording a failure, when that cannot be made.
-std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPhysicalDeviceFeatures& wanted);
+// blending, 64-bit integers and floats and pipeline statistics that it has and `wanted` asks for, and timeline
+// semaphores when `timeline`. Null, after recording a failure, when that cannot be made.
+std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPhysicalDeviceFeatures& wanted,
+                                      bool timeline = true);
 
 // Every feature make_host may enable.
 VkPhysicalDeviceFeatures all_features();

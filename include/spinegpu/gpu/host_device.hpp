@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "spinegpu/gpu/renderer.hpp"
+
 namespace spinegpu::gpu {
 
 // A Vulkan device that the application made and keeps: the renderer draws with it instead of making its own, and
@@ -23,6 +25,9 @@ namespace spinegpu::gpu {
 //   (FrameStats::fragments);
 // - `queue` from `device`, of `queue_family`, which has graphics and compute.
 //
+// - `timeline_semaphore`: whether the device was made with timeline semaphores (VkPhysicalDeviceVulkan12Features::
+//   timelineSemaphore, or VkPhysicalDeviceTimelineSemaphoreFeatures), which Renderer::record_onto needs.
+//
 // The renderer submits to `queue`, from the calling thread, in draw, draw_onto, finalize and read_back. These wait
 // until the queue is idle, which includes what the application submitted to it before: finalize (or the first draw or
 // draw_onto, when finalize was not called), read_back, a draw at a new target size (not the first) and the destructor
@@ -30,7 +35,8 @@ namespace spinegpu::gpu {
 // later. Vulkan lets one thread at a time use a queue: the application keeps its other threads off `queue` during
 // those calls. The validation layer, when wanted, is the application's (enabled on its instance);
 // RendererDesc::device and ::validation, SPINEGPU_DEVICE and SPINEGPU_VALIDATION do not apply, and
-// Renderer::validation_messages counts nothing.
+// Renderer::validation_messages counts nothing. record_onto submits nothing (but the upload of the first frame, when
+// finalize was not called).
 struct HostDevice {
     VkInstance instance = VK_NULL_HANDLE;
     std::uint32_t api_version = 0;  // the instance's VkApplicationInfo::apiVersion, e.g. VK_API_VERSION_1_3
@@ -39,6 +45,7 @@ struct HostDevice {
     VkQueue queue = VK_NULL_HANDLE;
     std::uint32_t queue_family = 0;
     VkPhysicalDeviceFeatures features{};
+    bool timeline_semaphore = false;
 };
 
 // The image the last draw() frame was drawn into (Renderer::frame_image), for the application to use in its own command
@@ -95,6 +102,24 @@ struct HostImage {
     std::uint32_t width = 0, height = 0;
     VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
     std::uint64_t generation = 0;
+};
+
+// A frame that Renderer::record_onto recorded into the application's command buffer, and what the submission of that
+// command buffer must signal:
+// - submit the command buffer to HostDevice::queue, signalling `semaphore` (a timeline semaphore of the renderer's)
+//   to `value` when it completes (VkTimelineSemaphoreSubmitInfo with VkSubmitInfo, or VkSemaphoreSubmitInfo with
+//   vkQueueSubmit2), in the order the frames were recorded (each value is greater than the last);
+// - the renderer waits for that value before it reuses the frame's slot, frames_in_flight() frames later, and before
+//   finish, read_back and its destruction; it waits at most 30 seconds, then fails naming the frame (a frame
+//   recorded and never submitted). A later frame's value covers an earlier one's, so a command buffer dropped
+//   unsubmitted needs nothing done once a later recorded frame is submitted; when none will be, signal its value from
+//   the host (vkSignalSemaphore), or the next of those waits lasts the 30 seconds;
+// - `stats` are those draw_onto gives; gpu_ms and the tile path's counts are known once the frame is waited for
+//   (Renderer::finish, Renderer::last_finished).
+struct RecordedFrame {
+    FrameStats stats;
+    VkSemaphore semaphore = VK_NULL_HANDLE;
+    std::uint64_t value = 0;
 };
 
 }  // namespace spinegpu::gpu

@@ -28,6 +28,8 @@
 #include "spinegpu/runtime/batch_update.hpp"
 #include "spinegpu/runtime/skeleton_pose.hpp"
 
+struct VkCommandBuffer_T;  // what a VkCommandBuffer points at (vulkan.h)
+
 namespace spinegpu::gpu {
 
 // A window to show frames in (Renderer::present): what its window system needs of the Vulkan instance, and how the
@@ -45,6 +47,7 @@ struct WindowSurface {
 struct HostDevice;  // the application's own Vulkan device (host_device.hpp)
 struct FrameImage;  // the image a frame was drawn into, for that application (host_device.hpp)
 struct HostImage;   // an image of that application's, to draw onto (host_device.hpp)
+struct RecordedFrame;  // a frame recorded into that application's command buffer (host_device.hpp)
 
 // Zero means default everywhere.
 struct RendererDesc {
@@ -184,6 +187,17 @@ public:
     // renderer's own target is left as it was: read_back and frame_image still give the last draw() frame.
     Result<FrameStats> draw_onto(const HostImage& target, std::span<const CharacterDraw> characters,
                                  const Camera2D& camera, RenderPath path, PoseJob poses = {});
+
+    // Records what draw_onto would submit into the application's `commands` (a primary command buffer of
+    // HostDevice::queue_family, recording, outside any render pass), for the application to submit with its own work
+    // (include host_device.hpp: RecordedFrame says what its submission must signal). The recorded commands order
+    // against the application's as draw_onto's do against earlier and later submissions, its earlier and later
+    // commands in `commands` included: they wait for every command before them, and leave the image's writes visible
+    // to every command after them. Fails as draw_onto does, for a null `commands`, and on a device made without
+    // timeline semaphores (HostDevice::timeline_semaphore); a failure records nothing into `commands`.
+    Result<RecordedFrame> record_onto(VkCommandBuffer_T* commands, const HostImage& target,
+                                      std::span<const CharacterDraw> characters, const Camera2D& camera,
+                                      RenderPath path, PoseJob poses = {});
 
     // Threads for packing poses and building the CPU path's vertices (characters are split into ranges), or null for
     // the calling thread alone. The pool must outlive its use here; the renderer runs one batch at a time on it.

@@ -1,0 +1,113 @@
+// The application's images in the tests of drawing onto them (Renderer::draw_onto and record_onto, HostImage): an
+// image it fills with two backgrounds and copies out, what a renderer on its own device draws over the same
+// backgrounds, and the scenes both renderers draw.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "host_vulkan_support.hpp"
+#include "renderer_test_support.hpp"
+#include "spinegpu/gpu/host_device.hpp"
+#include "spinegpu/gpu/renderer.hpp"
+
+namespace spinegpu::test {
+
+// The halves' backgrounds: the left opaque, the right translucent; straight colours whose premultiplied bytes are
+// exact (so that a clear and a packed colour agree): (51, 102, 153, 255) and (153, 0, 153, 153).
+inline constexpr Color k_left{0.2f, 0.4f, 0.6f, 1.0f};
+inline constexpr Color k_right{1.0f, 0.0f, 1.0f, 0.6f};
+
+// The usage an image needs to be drawn onto through `path` (HostImage) and no other, as the application's images
+// here are made: with SAMPLED (for SHADER_READ_ONLY_OPTIMAL) and transfers, for the test's own use.
+VkImageUsageFlags usage_for(gpu::RenderPath path);
+
+// The application's image: RGBA8 UNORM of the usage usage_for(path) gives, with a host-visible buffer to fill it from
+// and one to copy it into. fill and straight_pixels each submit on their own to the lent queue; record_fill and
+// record_copy_out record the same into a command buffer of the application's.
+class AppImage {
+public:
+    AppImage(const gpu::HostDevice& host, std::uint32_t width, std::uint32_t height, std::uint64_t generation,
+             gpu::RenderPath path);
+    AppImage(const AppImage&) = delete;
+    AppImage& operator=(const AppImage&) = delete;
+    // Waits for its own submissions, then destroys the image and its buffers.
+    ~AppImage();
+
+    // The image as draw_onto takes it, in `layout`; with another generation when `generation` is not 0.
+    gpu::HostImage target(VkImageLayout layout, std::uint64_t generation = 0) const;
+
+    // Submits, without waiting, a copy of `premultiplied` (RGBA8, width x height) into the image, leaving it in
+    // `layout`.
+    void fill(std::span<const std::uint8_t> premultiplied, VkImageLayout layout);
+    // Submits a copy of the image, in `layout`, into the host-visible buffer, leaving the image in
+    // TRANSFER_SRC_OPTIMAL, and returns the copy once done, as straight-alpha RGBA8 (unpremultiply_rgba8, as
+    // read_back).
+    std::vector<std::uint8_t> straight_pixels(VkImageLayout layout);
+
+    // Writes `premultiplied` to the upload buffer (nothing of the image's own submissions may be pending), and records
+    // into `cb` its copy into the image, left in `layout`, after every earlier command in `cb`.
+    void record_fill(VkCommandBuffer cb, std::span<const std::uint8_t> premultiplied, VkImageLayout layout);
+    // Records into `cb` the copy of the image, in `layout`, into the host-visible buffer (left in
+    // TRANSFER_SRC_OPTIMAL), made visible to the host.
+    void record_copy_out(VkCommandBuffer cb, VkImageLayout layout);
+    // The host-visible buffer's copy, as straight-alpha RGBA8, once the submission that recorded it has completed.
+    std::vector<std::uint8_t> copied_out() const;
+
+private:
+    VkDevice device() const { return host_.device; }
+    std::size_t bytes() const { return std::size_t{width_} * height_ * 4; }
+    VkDeviceMemory allocate(const VkMemoryRequirements& needs, VkMemoryPropertyFlags properties);
+    VkCommandBuffer begin(int k);
+    void barrier(VkCommandBuffer cb, VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
+                 VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
+    void submit(VkCommandBuffer cb, VkFence fence);
+
+    const gpu::HostDevice& host_;
+    std::uint32_t width_, height_;
+    std::uint64_t generation_;
+    VkImage image_ = VK_NULL_HANDLE;
+    VkImageView view_ = VK_NULL_HANDLE;
+    VkDeviceMemory image_memory_ = VK_NULL_HANDLE;
+    VkBuffer upload_ = VK_NULL_HANDLE, download_ = VK_NULL_HANDLE;
+    VkDeviceMemory upload_memory_ = VK_NULL_HANDLE, download_memory_ = VK_NULL_HANDLE;
+    VkCommandPool pool_ = VK_NULL_HANDLE;
+    VkCommandBuffer commands_[2] = {};
+    VkFence filled_ = VK_NULL_HANDLE, copied_ = VK_NULL_HANDLE;  // signalled when no fill, no copy out is pending
+};
+
+// The two backgrounds as the application's image holds them: premultiplied RGBA8, the left half k_left (columns
+// below width / 2), the rest k_right.
+std::vector<std::uint8_t> two_backgrounds(std::uint32_t width, std::uint32_t height);
+
+// What `own`, a renderer on its own device, draws of `characters` over two_backgrounds: its frame over k_left for the
+// left half, over k_right for the rest (straight RGBA8, as read_back gives it); empty after recording a failure.
+std::vector<std::uint8_t> drawn_over_two_backgrounds(gpu::Renderer& own,
+                                                     std::span<const gpu::CharacterDraw> characters,
+                                                     const gpu::Camera2D& camera, std::uint32_t width,
+                                                     std::uint32_t height, gpu::RenderPath path);
+
+// How many pixels of two straight RGBA8 images differ in any channel.
+std::uint32_t pixels_differing(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b);
+
+// The scenes drawn: the forty spineboys (additive slots, tints, translucency) and a tank firing (multiply and
+// additive slots), each with its camera. Both renderers draw the same poses: each type is added to the lent renderer
+// with the skeleton data it was added to `own` with (pages loaded again, as a renderer takes them).
+struct Scenes {
+    std::optional<SpineboyCrowd> crowd;
+    std::optional<AddedType> tank;
+    std::unique_ptr<Player> tank_player;
+    std::vector<gpu::CharacterDraw> tank_draw;
+    gpu::Camera2D crowd_camera{0.18f, k_width / 2.0f, k_height / 2.0f}, tank_camera;
+};
+
+// Loads the scenes' types into both renderers and poses the tank; false after recording a failure.
+bool load_scenes(gpu::Renderer& own, gpu::Renderer& lent, Scenes& s);
+
+}  // namespace spinegpu::test
