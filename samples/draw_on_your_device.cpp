@@ -1,8 +1,9 @@
 // draw_on_your_device: an application that has its own Vulkan device (as a game engine does) lends it to the
 // renderer, which draws one character, posed after STEPS frames of 1/60 s of ANIMATION as `spinegpu render` poses
-// it, onto the application's own 512x512 image (cleared to transparent by the application first, where an engine
-// would have drawn its scene) with the camera SCALE,OX,OY (as `render --camera`); the application then copies its
-// image out in its own command buffer, on its own queue, and writes it to OUT.png (straight alpha). The README
+// it, onto the application's own 512x512 image with the camera SCALE,OX,OY (as `render --camera`). The renderer
+// records the character into the application's command buffer (Renderer::record_onto), between the application's
+// clear to transparent (where an engine would have drawn its scene) and its copy of the image out; the application
+// submits that command buffer to its own queue and writes the copy to OUT.png (straight alpha). The README
 // quotes the lines between the README markers; tests/cli/library_samples_match_the_tool.sh checks that OUT.png
 // equals `spinegpu render`'s image of that frame.
 //
@@ -112,7 +113,10 @@ std::string make_device(AppVulkan& app, gpu::HostDevice& lent) {
     queue.queueFamilyIndex = lent.queue_family;
     queue.queueCount = 1;
     queue.pQueuePriorities = &priority;
+    VkPhysicalDeviceVulkan12Features vulkan12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    vulkan12.timelineSemaphore = VK_TRUE;  // (every Vulkan 1.2 device has them; record_onto's frames signal one)
     VkDeviceCreateInfo device{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    device.pNext = &vulkan12;
     device.queueCreateInfoCount = 1;
     device.pQueueCreateInfos = &queue;
     device.pEnabledFeatures = &lent.features;
@@ -121,6 +125,7 @@ std::string make_device(AppVulkan& app, gpu::HostDevice& lent) {
     lent.instance = app.instance;
     lent.api_version = info.apiVersion;
     lent.device = app.device;
+    lent.timeline_semaphore = true;
     return "";
 }
 
@@ -191,15 +196,6 @@ struct AppImage {
     }
 };
 
-// Submits `commands` (recorded) to the application's queue.
-VkResult submit(const gpu::HostDevice& lent, VkCommandBuffer commands) {
-    vkEndCommandBuffer(commands);
-    VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    info.commandBufferCount = 1;
-    info.pCommandBuffers = &commands;
-    return vkQueueSubmit(lent.queue, 1, &info, VK_NULL_HANDLE);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -268,14 +264,27 @@ int main(int argc, char** argv) {
     VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     allocate.commandPool = pool;
     allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocate.commandBufferCount = 2;
-    VkCommandBuffer command_buffers[2] = {};
-    if (VkResult r = vkAllocateCommandBuffers(app.device, &allocate, command_buffers); r != VK_SUCCESS)
+    allocate.commandBufferCount = 1;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    if (VkResult r = vkAllocateCommandBuffers(app.device, &allocate, &commands); r != VK_SUCCESS)
         return fail("vkAllocateCommandBuffers", r);
+
+    // README: begin lend
+    // The application's own device, queue and the features it was made with (dualSrcBlend at least; shaderInt64
+    // and shaderFloat64 for the tile path; timeline semaphores for record_onto): the renderer draws with them and
+    // destroys none of them.
+    gpu::RendererDesc desc;
+    desc.host = &lent;   // gpu::HostDevice: instance, api_version, physical, device, queue, queue_family, features
+    Result<std::unique_ptr<gpu::Renderer>> renderer = gpu::Renderer::create(desc);
+    if (!renderer) return fail(renderer.error());
+    Result<std::uint32_t> type = (*renderer)->add_skeleton_type(*skeleton, *atlas, *binding, std::move(pages), "hero");
+    if (!type) return fail(type.error());
+    // README: end
+
+    // The application's frame, in one command buffer: its own drawing before the character, here a clear to
+    // transparent (as `render` clears), left in TRANSFER_DST_OPTIMAL; the character; a copy of the image out.
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    // The application's own drawing before the character, here a clear to transparent (as `render` clears), left
-    // in TRANSFER_DST_OPTIMAL.
-    VkCommandBuffer commands = command_buffers[0];
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     vkBeginCommandBuffer(commands, &begin);
     VkImageMemoryBarrier to_clear{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
     to_clear.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -289,30 +298,18 @@ int main(int argc, char** argv) {
     const VkClearColorValue transparent{};
     vkCmdClearColorImage(commands, canvas.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &transparent, 1,
                          &to_clear.subresourceRange);
-    if (VkResult r = submit(lent, commands); r != VK_SUCCESS) return fail("the clear's submission", r);
 
-    // README: begin lend
-    // The application's own device, queue and the features it was made with (dualSrcBlend at least; shaderInt64
-    // and shaderFloat64 for the tile path): the renderer draws with them and destroys none of them.
-    gpu::RendererDesc desc;
-    desc.host = &lent;   // gpu::HostDevice: instance, api_version, physical, device, queue, queue_family, features
-    Result<std::unique_ptr<gpu::Renderer>> renderer = gpu::Renderer::create(desc);
-    if (!renderer) return fail(renderer.error());
-    Result<std::uint32_t> type = (*renderer)->add_skeleton_type(*skeleton, *atlas, *binding, std::move(pages), "hero");
-    if (!type) return fail(type.error());
-
-    // The application's image, premultiplied RGBA8, in the layout its own commands left it in: the character is
-    // blended onto what it holds, each slot with its blend mode.
+    // README: begin record
+    // The application's image, premultiplied RGBA8, in the layout its own commands leave it in: the character is
+    // blended onto what it holds, each slot with its blend mode. Its commands go into the application's command
+    // buffer, after the clear (they wait for every command before them).
     const gpu::HostImage target{canvas.image, canvas.view, VK_FORMAT_R8G8B8A8_UNORM, k_size, k_size,
                                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, /*generation=*/1};
     const gpu::CharacterDraw character{&pose, *type, Color{}};
-    Result<gpu::FrameStats> drawn = (*renderer)->draw_onto(target, {&character, 1}, camera,
-                                                           gpu::RenderPath::gpu);   // submitted to lent.queue
-    if (!drawn) return fail(drawn.error());
-    // README: end
-    commands = command_buffers[1];
-    vkBeginCommandBuffer(commands, &begin);
-    // README: begin copy
+    Result<gpu::RecordedFrame> frame = (*renderer)->record_onto(commands, target, {&character, 1}, camera,
+                                                                gpu::RenderPath::gpu);
+    if (!frame) return fail(frame.error());
+
     // Back in target.layout, the frame's writes visible to later commands: a barrier only for the layout a copy wants.
     VkImageMemoryBarrier ready{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
     ready.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
@@ -333,9 +330,23 @@ int main(int argc, char** argv) {
     to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
     vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
                          nullptr, 0, nullptr);
-    VkResult submitted = submit(lent, commands);
+    vkEndCommandBuffer(commands);
+    // README: begin submit
+    // The submission signals the frame's value on the renderer's timeline semaphore: the renderer reuses the
+    // frame's buffers only once it has.
+    VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    values.signalSemaphoreValueCount = 1;
+    values.pSignalSemaphoreValues = &frame->value;
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.pNext = &values;
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &commands;
+    submit.signalSemaphoreCount = 1;
+    submit.pSignalSemaphores = &frame->semaphore;
+    VkResult submitted = vkQueueSubmit(lent.queue, 1, &submit, VK_NULL_HANDLE);
+    // README: end
     if (submitted == VK_SUCCESS) submitted = vkQueueWaitIdle(lent.queue);
-    if (submitted != VK_SUCCESS) return fail("the copy's submission", submitted);
+    if (submitted != VK_SUCCESS) return fail("the frame's submission", submitted);
 
     // Premultiplied to straight alpha, as Renderer::read_back gives it.
     Image image{k_size, k_size, std::vector<std::uint8_t>(std::size_t{k_size} * k_size * 4)};
