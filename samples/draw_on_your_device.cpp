@@ -310,8 +310,10 @@ int main(int argc, char** argv) {
                                                                 gpu::RenderPath::gpu);
     if (!frame) return fail(frame.error());
 
-    // Back in target.layout, the frame's writes visible to later commands: a barrier only for the layout a copy wants.
+    // Back in target.layout, the frame's writes visible to later commands: a barrier only for the layout a copy wants
+    // (source access 0 would do; validation layers before 1.3.268 want MEMORY_WRITE here).
     VkImageMemoryBarrier ready{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    ready.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
     ready.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
     ready.oldLayout = target.layout;
     ready.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;

@@ -107,7 +107,8 @@ Result<std::span<const std::uint8_t>> readable_bytes(std::span<const std::uint8_
 }
 
 // Clears stb_image's failure reason (per thread, kept across calls), so that stbi_failure names the next call's
-// failure and never an earlier one's.
+// failure and never an earlier one's. (stb_image has no call for it: this writes its internal variable, which its
+// implementation, included above, declares unless STBI_NO_FAILURE_STRINGS.)
 void stbi_forget_failure() { stbi__g_failure_reason = nullptr; }
 
 // Why stb_image last failed, in words: its failure reason, or a general one where it left none (some corrupt

@@ -88,33 +88,47 @@ std::uint64_t signal_timeout_ns() {
     return ms && *ms < 3'600'000 ? *ms * 1'000'000 : 30'000'000'000;
 }
 
-Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
+Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, SignalDeadline deadline,
+                                       VkCommandBuffer into) {
     if (!slot.pending) return {};
+    const bool recorded = slot.signal != 0;
     std::uint64_t reached = 0;  // (a later frame's signal covers an earlier frame's, dropped or not yet waited for)
-    if (slot.signal != 0 && (vkGetSemaphoreCounterValue(context->device, timeline, &reached) != VK_SUCCESS ||
-                             reached < slot.signal)) {
+    if (recorded && (vkGetSemaphoreCounterValue(context->device, timeline, &reached) != VK_SUCCESS ||
+                     reached < slot.signal)) {
+        const std::string frame = "frame " + std::to_string(slot.stats.frame) + " (RecordedFrame::value " +
+                                  std::to_string(slot.signal) + ")";
+        if (into != VK_NULL_HANDLE && into == slot.recorded_into)
+            return make_error("renderer", call,
+                              frame + ", recorded into this same command buffer, holds the frame slot that this "
+                                      "frame needs: record at most frames_in_flight() frames into one command "
+                                      "buffer (RendererDesc::frames_in_flight)");
         VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
         wait.semaphoreCount = 1;
         wait.pSemaphores = &timeline;
         wait.pValues = &slot.signal;
-        const std::uint64_t timeout = signal_timeout_ns();
-        const VkResult r = vkWaitSemaphores(context->device, &wait, timeout);
+        const auto left = deadline.at - std::chrono::steady_clock::now();
+        const auto timeout = std::max<std::int64_t>(
+            0, std::chrono::duration_cast<std::chrono::nanoseconds>(left).count());
+        const VkResult r = vkWaitSemaphores(context->device, &wait, static_cast<std::uint64_t>(timeout));
         if (r == VK_TIMEOUT)
-            return make_error("renderer", "record_onto",
-                              "frame " + std::to_string(slot.stats.frame) + ", recorded into the application's " +
-                                  "command buffer, has not signalled RecordedFrame::value " +
-                                  std::to_string(slot.signal) + " within " +
-                                  std::to_string(timeout / 1'000'000) +
-                                  " ms: submit each recorded command buffer with its signal, in the order recorded "
-                                  "(or signal the value from the host when dropping it)");
+            return make_error("renderer", call,
+                              frame + ", recorded into the application's command buffer by record_onto, has not "
+                                      "signalled within " + std::to_string(deadline.total_ns / 1'000'000) +
+                                      " ms: submit each recorded command buffer once, in the order recorded, "
+                                      "signalling its value (host_device.hpp, RecordedFrame)");
         if (r != VK_SUCCESS) return vk_error("vkWaitSemaphores", r);
-    } else if (slot.signal == 0) {
+    } else if (!recorded) {
         if (VkResult r = vkWaitForFences(context->device, 1, &slot.fence, VK_TRUE, UINT64_MAX); r != VK_SUCCESS)
             return vk_error("vkWaitForFences", r);
         vkResetFences(context->device, 1, &slot.fence);
     }
     slot.signal = 0;
     slot.pending = false;
+    slot.recorded_into = VK_NULL_HANDLE;
+    // A recorded frame whose command buffer was dropped, its value covered by a later one, never ran: its queries
+    // and counters hold nothing of it (or were never written), so its stats keep no GPU figures.
+    const auto* counted = static_cast<const std::uint32_t*>(slot.counters.mapped);
+    if (recorded && counted[k_ran_word] != static_cast<std::uint32_t>(slot.stats.frame)) return {};
     if (slot.timed && queries != VK_NULL_HANDLE) {
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
         std::uint64_t stamps[k_queries_per_frame] = {};
@@ -130,7 +144,6 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
         }
     }
     if (slot.tiles) {
-        const auto* counted = static_cast<const std::uint32_t*>(slot.counters.mapped);
         tile_mask_words_asked = std::uint64_t{counted[2]} * k_tile_mask_demand_unit;
         slot.stats.unmasked = counted[3];
         if (counted[4] != 0)
@@ -151,10 +164,17 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot) {
     return {};
 }
 
-Result<void> Renderer::Impl::wait_all() {
+SignalDeadline signal_deadline() {
+    const std::uint64_t total = signal_timeout_ns();
+    return {std::chrono::steady_clock::now() + std::chrono::nanoseconds(total), total};
+}
+
+Result<void> Renderer::Impl::wait_all(const char* call) {
     std::optional<Error> failed;
+    const SignalDeadline deadline = signal_deadline();  // (one for all the slots)
     for (std::size_t k = 0; k < frames.size(); ++k)
-        if (Result<void> r = wait_slot(frames[(frame_index + k) % frames.size()]); !r && !failed) failed = r.error();
+        if (Result<void> r = wait_slot(frames[(frame_index + k) % frames.size()], call, deadline); !r && !failed)
+            failed = r.error();
     if (failed) return *failed;
     return {};
 }
@@ -207,7 +227,8 @@ Result<RecordedFrame> Renderer::record_onto(VkCommandBuffer commands, const Host
                                             RenderPath path, PoseJob poses) {
     Impl& m = *impl_;
     if (Result<void> r = check_onto(m, target, "record_onto"); !r) return r.error();
-    if (commands == VK_NULL_HANDLE) return make_error("renderer", "record_onto", "the command buffer is VK_NULL_HANDLE");
+    if (commands == VK_NULL_HANDLE)
+        return make_error("renderer", "record_onto", "the command buffer is VK_NULL_HANDLE");
     if (!m.context->timeline_semaphore)
         return make_error("renderer", "record_onto",
                           "the application's device was made without timeline semaphores "
@@ -229,7 +250,7 @@ Result<RecordedFrame> Renderer::record_onto(VkCommandBuffer commands, const Host
 
 Result<FrameStats> Renderer::finish() {
     Impl& m = *impl_;
-    if (Result<void> r = m.wait_all(); !r) return r.error();
+    if (Result<void> r = m.wait_all("finish"); !r) return r.error();
     if (m.last_frame < 0) return FrameStats{};
     return m.frames[static_cast<std::size_t>(m.last_frame)].stats;
 }

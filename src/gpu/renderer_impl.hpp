@@ -1,6 +1,7 @@
 // The renderer's state, shared by renderer_setup.cpp (device objects, static upload) and renderer.cpp (frames).
 #pragma once
 
+#include <chrono>
 #include <vulkan/vulkan.h>
 
 #include <array>
@@ -65,6 +66,17 @@ std::optional<std::uint64_t> diagnostic_number(const char* name);
 // 30 s (RecordedFrame), or the SPINEGPU_DIAGNOSE_SIGNAL_TIMEOUT_MS milliseconds (for the tests), read at each wait.
 std::uint64_t signal_timeout_ns();
 
+// When a wait that began now for recorded frames gives up, and the timeout it was given.
+struct SignalDeadline {
+    std::chrono::steady_clock::time_point at;
+    std::uint64_t total_ns = 0;
+};
+SignalDeadline signal_deadline();
+
+// The word of a slot's `counters` that a recorded frame's commands set to its frame number (FrameStats::frame, its
+// low 32 bits) first thing, and that the host clears before recording: whether the application's submission ran.
+inline constexpr std::uint32_t k_ran_word = 16;
+
 // Whether the device can run the tile rasterizer (RenderPath::gpu_tiles): 64-bit integers and floats and subgroup
 // votes in compute shaders, and k_tile_shared_memory_bytes of shared memory per workgroup.
 bool tile_rasterizer_supported(const VkContext& context);
@@ -109,6 +121,7 @@ struct FrameSlot {
     VkFence fence = VK_NULL_HANDLE;
     bool pending = false;    // submitted (or recorded for the application to submit) and not yet waited for
     std::uint64_t signal = 0;  // recorded by record_onto: the timeline value its submission signals (0: the fence)
+    VkCommandBuffer recorded_into = VK_NULL_HANDLE;  // and the application's command buffer it was recorded into
     bool timed = false;      // its queries were written
     bool tiles = false;      // drawn by the tile rasterizer: fragments come from `counters`, not the query
     FrameStats stats;
@@ -174,7 +187,7 @@ struct Renderer::Impl {
     std::uint32_t frame_index = 0;   // next slot to use
     std::int32_t last_frame = -1;    // slot of the last frame drawn (into `target` or onto the application's image)
     std::optional<FrameStats> last_finished;  // the frame most recently waited for, with its GPU time
-    std::uint64_t frames_submitted = 0;       // FrameStats::frame of the last frame submitted
+    std::uint64_t frames_submitted = 0;       // FrameStats::frame of the last frame submitted (or recorded)
     bool submitted = false;                   // anything was submitted to the queue (an upload, a frame, readback)
     // The timeline semaphore that the application's submissions of record_onto's frames signal (made by the first),
     // and the last value given out.
@@ -217,16 +230,23 @@ struct Renderer::Impl {
     Result<void> check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers,
                                   std::uint32_t levels) const;
     Result<void> fit_target(std::uint32_t w, std::uint32_t h);
-    // Checks, packs, records and submits one frame into `to` (Renderer::draw and draw_onto).
+    // Checks, packs, records and submits one frame into `to` (Renderer::draw and draw_onto), or records it into the
+    // application's command buffer (record_onto).
     Result<FrameStats> draw_frame(const FrameTarget& to, std::span<const CharacterDraw> characters,
                                   const Camera2D& camera, RenderPath path, const PoseJob& poses);
     // Records the packed frame of slot `f` into its command buffer and submits it, or into the application's
     // (FrameTarget::into), giving the slot the next timeline value (draw_frame's second half).
     Result<void> record_frame(FrameSlot& f, const FrameTarget& to, std::span<const CharacterDraw> characters,
                               const Camera2D& camera, RenderPath path, const FrameCounts& counts);
-    Result<void> wait_slot(FrameSlot& slot);
-    // Waits for every slot, oldest frame first (so that last_finished is the newest); the first error, after all.
-    Result<void> wait_all();
+    // Waits for the slot's last frame, if any: its fence, or for a frame recorded into the application's command
+    // buffer (record_onto) its timeline value, until `deadline`; then reads its GPU figures into its stats and
+    // last_finished (none for a recorded frame that never ran). Fails, naming `call`, when the value does not come by
+    // then, or at once when that frame was recorded into `into` itself, leaving the slot pending.
+    Result<void> wait_slot(FrameSlot& slot, const char* call, SignalDeadline deadline,
+                           VkCommandBuffer into = VK_NULL_HANDLE);
+    // Waits for every slot, oldest frame first (so that last_finished is the newest), all within one deadline; the
+    // first error, after all, naming `call`.
+    Result<void> wait_all(const char* call);
     // Points the slot's descriptor sets at the buffers (and own target) reallocated since they were last written, and,
     // for a tile frame onto the application's image `onto`, set_onto at that image; returns the number of bindings
     // written.

@@ -228,6 +228,16 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
         VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
         vkBeginCommandBuffer(cb, &begin);
+    } else {
+        // The mark that the application's submission ran (wait_slot reads it once the value has come).
+        static_cast<std::uint32_t*>(f.counters.mapped)[k_ran_word] = 0;
+        vkCmdFillBuffer(cb, f.counters.buffer, k_ran_word * 4, 4, static_cast<std::uint32_t>(m.frames_submitted + 1));
+        VkMemoryBarrier marked{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        marked.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        marked.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &marked, 0,
+                             nullptr, 0, nullptr);
     }
     const std::uint32_t query = m.frame_index * k_queries_per_frame;
     f.timed = m.queries != VK_NULL_HANDLE;
@@ -299,6 +309,7 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
             return vk_error("vkQueueSubmit", r);
     } else {
         f.signal = ++m.timeline_value;
+        f.recorded_into = cb;
     }
     f.pending = true;
     f.stats.frame = ++m.frames_submitted;

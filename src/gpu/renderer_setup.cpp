@@ -43,20 +43,12 @@ Renderer::Impl::~Impl() {
     VkDevice d = context->device;
     // On the application's device, the queue alone (Vulkan lets its other queues be in use on other threads), and
     // only when something was submitted to it (a failed create submitted nothing).
-    // Frames recorded into the application's command buffers (record_onto) may be submitted after the renderer's own
-    // work: first their last signal, within the timeout (a frame never submitted is not waited for longer).
-    if (!context->borrowed) {
+    // (Frames recorded into the application's command buffers, record_onto, are in the queue once submitted; one
+    // not submitted by now never may be.)
+    if (!context->borrowed)
         vkDeviceWaitIdle(d);
-    } else if (submitted) {
-        if (timeline != VK_NULL_HANDLE) {
-            VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-            wait.semaphoreCount = 1;
-            wait.pSemaphores = &timeline;
-            wait.pValues = &timeline_value;
-            vkWaitSemaphores(d, &wait, signal_timeout_ns());
-        }
+    else if (submitted)
         vkQueueWaitIdle(context->queue);
-    }
     presenter.reset();  // (its swapchain before the device, its command buffers before the pool)
     for (FrameSlot& f : frames) {
         for (GpuBuffer* b : {&f.packed_characters, &f.characters, &f.place_blocks, &f.draw_command, &f.bones, &f.words,
@@ -451,7 +443,7 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
         h > c.properties.limits.maxFramebufferHeight)
         return make_error("renderer", "target", "size " + std::to_string(w) + "x" + std::to_string(h) +
                                                     " is empty or larger than the device allows");
-    if (Result<void> r = wait_all(); !r) return r;
+    if (Result<void> r = wait_all("draw"); !r) return r;
     if (presenter)
         if (Result<void> r = presenter->wait(); !r) return r;
     // On the application's device, its commands using the old image (FrameImage) finish before it goes.

@@ -73,6 +73,8 @@ public:
         vkResetFences(host_.device, 1, &fences_[k]);
         EXPECT_EQ(vkQueueSubmit(host_.queue, 1, &info, fences_[k]), VK_SUCCESS);
     }
+    // Command buffer `k` as it is (recording, when begun and not yet submitted).
+    VkCommandBuffer buffer(std::uint32_t k) const { return buffers_[k]; }
     // Waits for the submission of command buffer `k`.
     void wait(std::uint32_t k) {
         EXPECT_EQ(vkWaitForFences(host_.device, 1, &fences_[k], VK_TRUE, ~std::uint64_t{0}), VK_SUCCESS);
@@ -90,7 +92,7 @@ private:
 // device draws over each half's background. Each frame's value is the next of one timeline semaphore, and its GPU
 // time is known once waited for. The validation layer (synchronization validation included) reports nothing on
 // either device, nor anything left on the application's.
-TEST(RendererRecordOnto, records_into_the_application_command_buffer_what_draw_onto_draws) {
+TEST(RendererRecordOnto, records_into_the_application_command_buffer_what_a_renderer_draws_over_its_background) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(own);
     std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
@@ -150,10 +152,15 @@ TEST(RendererRecordOnto, records_into_the_application_command_buffer_what_draw_o
     expect_no_host_messages(*host);
 }
 
-// A frame slot is reused only once the application's submission of its last frame has signalled: six frames recorded
-// and submitted in a row, none waited for by the application, with a frame that draw_onto submits among them. A
-// frame dropped unsubmitted is covered by a later frame's signal; when none comes, the frame that would reuse its
-// slot fails after the timeout, naming the value, and succeeds once the application signals that value from the host.
+// A frame slot is reused only once the application's submission of its last frame has signalled. Each frame has its
+// own camera and its own image (with its own buffers to fill it from and copy it into), so that a slot reused before
+// its frame ran would show in that frame's pixels.
+// - The first frame recorded, dropped, is covered by the second's signal: its slot, never used before, is passed over
+//   by the third frame without GPU figures (nothing is finished yet), and the third frame's are known.
+// - Six frames recorded and submitted in a row, none waited for by the application, then one that draw_onto submits.
+// - Two frames dropped with none after them: the frame that needs the first one's slot fails after the timeout, at
+//   once when recorded into that frame's own command buffer, and goes on once the application signals the second
+//   one's value from the host. The renderer's destruction does not wait for a frame never submitted.
 TEST(RendererRecordOnto, frame_slots_wait_for_the_signals_of_the_application_submissions) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(own);
@@ -167,77 +174,105 @@ TEST(RendererRecordOnto, frame_slots_wait_for_the_signals_of_the_application_sub
         ASSERT_TRUE(load_scenes(*own, *lent, scenes));
         const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
         const RenderPath path = RenderPath::gpu_tiles;
-        const std::vector<std::uint8_t> expected =
-            drawn_over_two_backgrounds(*own, crowd, scenes.crowd_camera, k_width, k_height, path);
-        ASSERT_FALSE(expected.empty());
-        AppImage image(host->lent, k_width, k_height, 1, path);
-        const HostImage target = image.target(VK_IMAGE_LAYOUT_GENERAL);
-        AppCommands commands(host->lent, 8);
-        // Records into command buffer k: the fill, the frame, the copy out.
-        const auto record = [&](std::uint32_t k) {
-            VkCommandBuffer cb = commands.begin(k);
-            image.record_fill(cb, two_backgrounds(k_width, k_height), VK_IMAGE_LAYOUT_GENERAL);
-            Result<RecordedFrame> recorded = lent->record_onto(cb, target, crowd, scenes.crowd_camera, path);
-            if (recorded) image.record_copy_out(cb, VK_IMAGE_LAYOUT_GENERAL);
+        constexpr std::uint32_t k_frames = 6;
+        std::vector<Camera2D> cameras;
+        std::vector<std::vector<std::uint8_t>> expected;
+        std::vector<std::unique_ptr<AppImage>> images;
+        for (std::uint32_t k = 0; k < k_frames; ++k) {
+            const float shift = static_cast<float>(k) * 5;
+            cameras.push_back(Camera2D{0.12f + 0.02f * static_cast<float>(k), k_width / 2.0f + shift,
+                                       k_height / 2.0f - shift});
+            expected.push_back(drawn_over_two_backgrounds(*own, crowd, cameras[k], k_width, k_height, path));
+            ASSERT_FALSE(expected[k].empty());
+            images.push_back(std::make_unique<AppImage>(host->lent, k_width, k_height, k + 1, path));
+        }
+        for (std::uint32_t k = 1; k < k_frames; ++k) ASSERT_GT(pixels_differing(expected[k], expected[0]), 100u) << k;
+        AppCommands commands(host->lent, k_frames);
+        // Records into command buffer `k` (begun anew unless `again`): image k's fill, the frame onto it, its copy out.
+        const auto record = [&](std::uint32_t k, bool again = false) {
+            VkCommandBuffer cb = again ? commands.buffer(k) : commands.begin(k);
+            images[k]->record_fill(cb, two_backgrounds(k_width, k_height), VK_IMAGE_LAYOUT_GENERAL);
+            Result<RecordedFrame> recorded = lent->record_onto(cb, images[k]->target(VK_IMAGE_LAYOUT_GENERAL), crowd,
+                                                               cameras[k], path);
+            if (recorded) images[k]->record_copy_out(cb, VK_IMAGE_LAYOUT_GENERAL);
             return recorded;
         };
 
-        for (std::uint32_t k = 0; k < 6; ++k) {
-            Result<RecordedFrame> frame = record(k);
-            ASSERT_TRUE(frame.ok()) << k << ": " << frame.error().message();
-            EXPECT_EQ(frame->value, k + 1);
-            commands.submit(k, *frame);
-            if (k == 3) {  // (one frame submitted by the renderer itself, after the fill it waits for)
-                image.fill(two_backgrounds(k_width, k_height), VK_IMAGE_LAYOUT_GENERAL);
-                ASSERT_TRUE(lent->draw_onto(target, crowd, scenes.crowd_camera, path).ok());
-                EXPECT_EQ(pixels_differing(image.straight_pixels(VK_IMAGE_LAYOUT_GENERAL), expected), 0u);
-            }
-        }
-        commands.wait(5);
-        EXPECT_EQ(pixels_differing(image.copied_out(), expected), 0u);
-
-        // Frame 7 dropped (recorded, never submitted); frame 8 submitted; frame 9 takes frame 7's slot. (Once frame 8
-        // has signalled: Debian 12's validation layer, 1.3.239, waits in vkWaitSemaphores for a value that no
-        // submission signals, and reports its own timeout, even where a greater value has been.)
-        ASSERT_TRUE(record(6).ok());
-        Result<RecordedFrame> eighth = record(7);
-        ASSERT_TRUE(eighth.ok());
-        commands.submit(7, *eighth);
-        commands.wait(7);
-        Result<RecordedFrame> ninth = record(0);
-        ASSERT_TRUE(ninth.ok()) << ninth.error().message();
-        EXPECT_EQ(ninth->value, 9u);
-        commands.submit(0, *ninth);
-        commands.wait(0);
-        EXPECT_EQ(pixels_differing(image.copied_out(), expected), 0u);
-
-        // Frames 10 and 11 dropped: frame 12 fails once the wait for 10 times out, then goes on once 11 is signalled.
-        Result<RecordedFrame> tenth = record(1), eleventh = record(2);
-        ASSERT_TRUE(tenth.ok() && eleventh.ok());
-        const auto start = std::chrono::steady_clock::now();
-        setenv("SPINEGPU_DIAGNOSE_SIGNAL_TIMEOUT_MS", "300", 1);  // (read at each wait)
-        Result<RecordedFrame> twelfth = record(3);
-        unsetenv("SPINEGPU_DIAGNOSE_SIGNAL_TIMEOUT_MS");
-        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        ASSERT_FALSE(twelfth.ok());
-        EXPECT_NE(twelfth.error().message().find("record_onto: frame "), std::string::npos)
-            << twelfth.error().message();
-        EXPECT_NE(twelfth.error().message().find("has not signalled RecordedFrame::value 10 within 300 ms"),
-                  std::string::npos)
-            << twelfth.error().message();
-        EXPECT_GE(waited, 0.25);
-        VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-        signal.semaphore = eleventh->semaphore;
-        signal.value = eleventh->value;
-        ASSERT_EQ(vkSignalSemaphore(host->lent.device, &signal), VK_SUCCESS);
-        twelfth = record(4);
-        ASSERT_TRUE(twelfth.ok()) << twelfth.error().message();
-        EXPECT_EQ(twelfth->value, 12u);
-        commands.submit(4, *twelfth);
+        Result<RecordedFrame> dropped = record(0), second = record(1);
+        ASSERT_TRUE(dropped.ok() && second.ok());
+        commands.submit(1, *second);
+        // (Once the second frame has signalled: Debian 12's validation layer, 1.3.239, would follow a wait for the
+        // first value, which no submission signals, with a timeout of its own, although a greater value came.)
+        commands.wait(1);
+        Result<RecordedFrame> third = record(2);  // (in the dropped frame's slot: nothing of it is finished)
+        ASSERT_TRUE(third.ok()) << third.error().message();
+        EXPECT_FALSE(lent->last_finished().has_value());
+        commands.submit(2, *third);
         Result<FrameStats> done = lent->finish();
         ASSERT_TRUE(done.ok()) << done.error().message();
-        commands.wait(4);
-        EXPECT_EQ(pixels_differing(image.copied_out(), expected), 0u);
+        ASSERT_TRUE(lent->last_finished().has_value());
+        EXPECT_EQ(lent->last_finished()->frame, third->stats.frame);
+        EXPECT_GE(lent->last_finished()->gpu_ms, 0.0);
+        EXPECT_EQ(pixels_differing(images[1]->copied_out(), expected[1]), 0u);
+        commands.wait(2);
+        EXPECT_EQ(pixels_differing(images[2]->copied_out(), expected[2]), 0u);
+
+        for (std::uint32_t k = 0; k < k_frames; ++k) {
+            Result<RecordedFrame> frame = record(k);
+            ASSERT_TRUE(frame.ok()) << k << ": " << frame.error().message();
+            EXPECT_EQ(frame->value, k + 4);
+            commands.submit(k, *frame);
+        }
+        for (std::uint32_t k = 0; k < k_frames; ++k) {
+            commands.wait(k);
+            EXPECT_EQ(pixels_differing(images[k]->copied_out(), expected[k]), 0u) << k;
+        }
+        images[2]->fill(two_backgrounds(k_width, k_height), VK_IMAGE_LAYOUT_GENERAL);
+        ASSERT_TRUE(lent->draw_onto(images[2]->target(VK_IMAGE_LAYOUT_GENERAL), crowd, cameras[2], path).ok());
+        EXPECT_EQ(pixels_differing(images[2]->straight_pixels(VK_IMAGE_LAYOUT_GENERAL), expected[2]), 0u);
+        done = lent->finish();
+        ASSERT_TRUE(done.ok()) << done.error().message();
+        EXPECT_GE(done->gpu_ms, 0.0);
+
+        // Values 10 and 11 dropped.
+        Result<RecordedFrame> first_dropped = record(0), second_dropped = record(1);
+        ASSERT_TRUE(first_dropped.ok() && second_dropped.ok());
+        EXPECT_EQ(second_dropped->value, 11u);
+        setenv("SPINEGPU_DIAGNOSE_SIGNAL_TIMEOUT_MS", "300", 1);  // (read at each wait)
+        const auto start = std::chrono::steady_clock::now();
+        Result<RecordedFrame> stuck = record(2);
+        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        Result<RecordedFrame> same_buffer = record(0, /*again=*/true);
+        unsetenv("SPINEGPU_DIAGNOSE_SIGNAL_TIMEOUT_MS");
+        ASSERT_FALSE(stuck.ok());
+        const std::string held =
+            "frame " + std::to_string(first_dropped->stats.frame) + " (RecordedFrame::value 10)";
+        EXPECT_NE(stuck.error().message().find("record_onto: " + held + ", recorded into the application's "
+                                               "command buffer by record_onto, has not signalled within 300 ms"),
+                  std::string::npos)
+            << stuck.error().message();
+        EXPECT_GE(waited, 0.25);
+        ASSERT_FALSE(same_buffer.ok());
+        EXPECT_NE(same_buffer.error().message().find(held + ", recorded into this same command buffer"),
+                  std::string::npos)
+            << same_buffer.error().message();
+        VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+        signal.semaphore = second_dropped->semaphore;
+        signal.value = second_dropped->value;
+        ASSERT_EQ(vkSignalSemaphore(host->lent.device, &signal), VK_SUCCESS);
+        Result<RecordedFrame> after = record(2);
+        ASSERT_TRUE(after.ok()) << after.error().message();
+        EXPECT_EQ(after->value, 12u);
+        commands.submit(2, *after);
+        done = lent->finish();
+        ASSERT_TRUE(done.ok()) << done.error().message();
+        commands.wait(2);
+        EXPECT_EQ(pixels_differing(images[2]->copied_out(), expected[2]), 0u);
+
+        ASSERT_TRUE(record(3).ok());  // (never submitted)
+        const auto destroying = std::chrono::steady_clock::now();
+        lent.reset();
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - destroying).count(), 10.0);
     }
     expect_no_validation_messages(*own);
     host->destroy_device();
@@ -269,17 +304,22 @@ TEST(RendererRecordOnto, what_cannot_be_recorded_is_refused_naming_why) {
             if (!timeline) {
                 EXPECT_NE(refusal(*lent, cb, {}).find("HostDevice::timeline_semaphore"), std::string::npos)
                     << refusal(*lent, cb, {});
-                continue;
+                vkEndCommandBuffer(cb);  // (never submitted)
+            } else {
+                const CharacterDraw posed_by_nobody{nullptr, 0, Color{}};
+                EXPECT_NE(refusal(*lent, cb, {&posed_by_nobody, 1}).find("record_onto: a character's pose is missing"),
+                          std::string::npos)
+                    << refusal(*lent, cb, {&posed_by_nobody, 1});
+                Result<RecordedFrame> empty = lent->record_onto(cb, target, {}, Camera2D{}, RenderPath::gpu);
+                ASSERT_TRUE(empty.ok()) << empty.error().message();  // (no characters: the image as it was)
+                commands.submit(0, *empty);
+                EXPECT_TRUE(lent->finish().ok());
+                commands.wait(0);
+                EXPECT_EQ(pixels_differing(image.straight_pixels(VK_IMAGE_LAYOUT_GENERAL),
+                                           drawn_over_two_backgrounds(*own, {}, Camera2D{}, 16, 16, RenderPath::gpu)),
+                          0u);
+                EXPECT_FALSE(lent->read_back().ok());  // (nothing in the renderer's own target)
             }
-            const CharacterDraw posed_by_nobody{nullptr, 0, Color{}};
-            EXPECT_NE(refusal(*lent, cb, {&posed_by_nobody, 1}).find("record_onto: a character's pose is missing"),
-                      std::string::npos)
-                << refusal(*lent, cb, {&posed_by_nobody, 1});
-            Result<RecordedFrame> empty = lent->record_onto(cb, target, {}, Camera2D{}, RenderPath::gpu);
-            ASSERT_TRUE(empty.ok()) << empty.error().message();  // (no characters: the image as it was)
-            commands.submit(0, *empty);
-            EXPECT_TRUE(lent->finish().ok());
-            EXPECT_FALSE(lent->read_back().ok());  // (nothing in the renderer's own target)
         }
         host->destroy_device();
         expect_no_host_messages(*host);

@@ -1,5 +1,6 @@
-// Drawing with the application's own Vulkan device (RendererDesc::host): onto the application's own image, over
-// what it holds (Renderer::draw_onto), or into the renderer's target, handed to the application to use
+// Drawing with the application's own Vulkan device (RendererDesc::host): onto the application's own image, over what it
+// holds, in a submission of the renderer's (Renderer::draw_onto) or recorded into the application's own command buffer
+// (Renderer::record_onto, RecordedFrame), or into the renderer's target, handed to the application to use
 // (Renderer::frame_image). For an engine that has its device already. Apart from renderer.hpp so that only code which
 // embeds the renderer sees the Vulkan headers.
 #pragma once
@@ -23,20 +24,20 @@ namespace spinegpu::gpu {
 //   dualSrcBlend is required; shaderInt64 and shaderFloat64 allow RenderPath::gpu_tiles (where the device also has
 //   subgroup votes in compute and 32 KiB of shared memory), pipelineStatisticsQuery the fragment counts
 //   (FrameStats::fragments);
-// - `queue` from `device`, of `queue_family`, which has graphics and compute.
-//
+// - `queue` from `device`, of `queue_family`, which has graphics and compute;
 // - `timeline_semaphore`: whether the device was made with timeline semaphores (VkPhysicalDeviceVulkan12Features::
-//   timelineSemaphore, or VkPhysicalDeviceTimelineSemaphoreFeatures), which Renderer::record_onto needs.
+//   timelineSemaphore, or VkPhysicalDeviceTimelineSemaphoreFeatures; taken on trust, as `features`), which
+//   Renderer::record_onto needs.
 //
-// The renderer submits to `queue`, from the calling thread, in draw, draw_onto, finalize and read_back. These wait
-// until the queue is idle, which includes what the application submitted to it before: finalize (or the first draw or
-// draw_onto, when finalize was not called), read_back, a draw at a new target size (not the first) and the destructor
+// The renderer submits to `queue`, from the calling thread, in draw, draw_onto, finalize and read_back (and
+// record_onto, only for the upload of the first frame when finalize was not called). These wait until the queue is
+// idle, which includes what the application submitted to it before: finalize (or the first draw, draw_onto or
+// record_onto, when finalize was not called), read_back, a draw at a new target size (not the first) and the destructor
 // (once anything was submitted); so those submissions must not wait on a semaphore that the same thread signals only
 // later. Vulkan lets one thread at a time use a queue: the application keeps its other threads off `queue` during
 // those calls. The validation layer, when wanted, is the application's (enabled on its instance);
 // RendererDesc::device and ::validation, SPINEGPU_DEVICE and SPINEGPU_VALIDATION do not apply, and
-// Renderer::validation_messages counts nothing. record_onto submits nothing (but the upload of the first frame, when
-// finalize was not called).
+// Renderer::validation_messages counts nothing.
 struct HostDevice {
     VkInstance instance = VK_NULL_HANDLE;
     std::uint32_t api_version = 0;  // the instance's VkApplicationInfo::apiVersion, e.g. VK_API_VERSION_1_3
@@ -73,9 +74,9 @@ struct FrameImage {
     std::uint64_t generation = 0;  // changes when a new image is made
 };
 
-// An image of the application's that Renderer::draw_onto draws the characters onto, blending each slot over the
-// pixels already there with its blend mode, as on the renderer's own target: a multiply or screen slot over the
-// application's background multiplies or screens that background, which compositing a frame drawn apart
+// An image of the application's that Renderer::draw_onto and record_onto draw the characters onto, blending each slot
+// over the pixels already there with its blend mode, as on the renderer's own target: a multiply or screen slot over
+// the application's background multiplies or screens that background, which compositing a frame drawn apart
 // (FrameImage) cannot do where the frame is transparent. Requirements (the checked ones: a refusal names the field):
 // - `image` holds premultiplied colour, VK_FORMAT_R8G8B8A8_UNORM (colours encoded as the atlas pages' are; the only
 //   format taken), single-sampled, and was made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and
@@ -86,17 +87,18 @@ struct FrameImage {
 // - `generation` changes whenever `image` or `view` is made anew (a handle value may be reused): the renderer keeps
 //   a framebuffer and a descriptor for the image per frame slot and remakes them when the image, view, size or
 //   generation differs from that slot's last.
-// The frame's commands, submitted to the queue by draw_onto, first wait for every command submitted before them and
-// make their writes available (so the application's drawing of the image, submitted earlier, needs no barrier for the
-// frame's sake), and end with the image's writes available and visible to every later command on the queue, in any
-// stage (so neither does its use after; a barrier for a layout of its own begins with srcStageMask
-// VK_PIPELINE_STAGE_ALL_COMMANDS_BIT and srcAccessMask 0; validation layers before 1.3.268 report a false
-// WRITE_AFTER_WRITE for its layout transition when it follows the frame in one command buffer, their issue 6508:
-// srcAccessMask VK_ACCESS_MEMORY_WRITE_BIT, as correct, avoids it). Those two full waits keep the frame's work from
-// overlapping the application's on the queue, and FrameStats::gpu_ms counts the wait for its earlier work. Past the
-// first frame (see HostDevice) nothing waits for the queue to go idle, and each frame may go onto another image, of any
-// size. The image must outlive the frame's commands: destroy it only after finish(), or a fence of a later submission
-// to the queue, has signalled (a fence covers every earlier submission to its queue).
+// The frame's commands, submitted to the queue by draw_onto (or recorded by record_onto: "before" and "after" then take
+// in the application's own commands in that command buffer, and frames go into the queue in the order submitted, not
+// called), first wait for every command submitted before them and make their writes available (so the application's
+// drawing of the image, submitted earlier, needs no barrier for the frame's sake), and end with the image's writes
+// available and visible to every later command on the queue, in any stage (so neither does its use after; a barrier for
+// a layout of its own begins with srcStageMask VK_PIPELINE_STAGE_ALL_COMMANDS_BIT and srcAccessMask 0; validation
+// layers before 1.3.268 report a false WRITE_AFTER_WRITE for its layout transition when it follows the frame in one
+// command buffer, their issue 6508: srcAccessMask VK_ACCESS_MEMORY_WRITE_BIT, as correct, avoids it). Those two full
+// waits keep the frame's work from overlapping the application's on the queue, and FrameStats::gpu_ms counts the wait
+// for its earlier work. Past the first frame (see HostDevice) nothing waits for the queue to go idle, and each frame
+// may go onto another image, of any size. The image must outlive the frame's commands: destroy it only after finish(),
+// or a fence of a later submission to the queue, has signalled (a fence covers every earlier submission to its queue).
 struct HostImage {
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
@@ -108,16 +110,22 @@ struct HostImage {
 
 // A frame that Renderer::record_onto recorded into the application's command buffer, and what the submission of that
 // command buffer must signal:
-// - submit the command buffer to HostDevice::queue, signalling `semaphore` (a timeline semaphore of the renderer's)
-//   to `value` when it completes (VkTimelineSemaphoreSubmitInfo with VkSubmitInfo, or VkSemaphoreSubmitInfo with
-//   vkQueueSubmit2), in the order the frames were recorded (each value is greater than the last);
-// - the renderer waits for that value before it reuses the frame's slot, frames_in_flight() frames later, and before
-//   finish, read_back and its destruction; it waits at most 30 seconds, then fails naming the frame (a frame
-//   recorded and never submitted). A later frame's value covers an earlier one's, so a command buffer dropped
-//   unsubmitted needs nothing done once a later recorded frame is submitted; when none will be, signal its value from
-//   the host (vkSignalSemaphore), or the next of those waits lasts the 30 seconds;
-// - `stats` are those draw_onto gives; gpu_ms and the tile path's counts are known once the frame is waited for
-//   (Renderer::finish, Renderer::last_finished).
+// - submit the command buffer once, to HostDevice::queue (the renderer's own submissions and idle waits are there,
+//   and order against it), signalling `semaphore` (a timeline semaphore of the renderer's) to `value` when it
+//   completes (VkTimelineSemaphoreSubmitInfo with VkSubmitInfo, or VkSemaphoreSubmitInfo with vkQueueSubmit2), in
+//   the order the frames were recorded (each value is greater than the last): never submit one after a frame recorded
+//   later was submitted, since the renderer takes a value as having come for every frame recorded before it;
+// - the renderer waits for that value before it reuses the frame's slot, frames_in_flight() frames later, and in
+//   finish, read_back and a draw at a new size; such a wait lasts at most 30 seconds, then fails naming the frame (a
+//   frame recorded and never submitted), leaving the frame pending. Recording more than frames_in_flight() frames
+//   into one command buffer fails at once, naming the frame that holds the slot;
+// - a command buffer dropped unsubmitted needs nothing done once a frame recorded after it has been submitted (its
+//   value covers the earlier ones). When none will be, signal its value from the host (vkSignalSemaphore), but only
+//   after every frame recorded before it has signalled (a host signal may not pass a pending one). The renderer's
+//   destructor waits only for what was submitted to the queue: destroy it once every recorded command buffer has been
+//   submitted, or never will be;
+// - `stats` are those draw_onto gives; gpu_ms, fragments and the tile path's counts are known once the frame is
+//   waited for (Renderer::finish, Renderer::last_finished), and stay unknown (gpu_ms -1) for a frame dropped.
 struct RecordedFrame {
     FrameStats stats;
     VkSemaphore semaphore = VK_NULL_HANDLE;

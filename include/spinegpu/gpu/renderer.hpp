@@ -110,10 +110,10 @@ struct PoseJob {
 // What one frame cost. Times in milliseconds; gpu_ms is from timestamp queries of the frame's own command buffer
 // (known once the frame has finished: see Renderer::finish), negative when unknown.
 struct FrameStats {
-    std::uint64_t frame = 0;   // the frame's number: 1 for the renderer's first frame submitted, and on
+    std::uint64_t frame = 0;   // the frame's number: 1 for the renderer's first frame submitted or recorded, and on
     double pack_ms = 0;        // packing poses (GPU path) or computing and writing world vertices (CPU path), and
                                // the PoseJob when draw() was given one
-    double record_ms = 0;      // recording and submitting the command buffer
+    double record_ms = 0;      // recording and submitting the command buffer (record_onto: recording it)
     double gpu_ms = -1;
     double skin_ms = -1;       // the part of gpu_ms before the draw: the places and skinning passes (gpu and
                                // gpu_tiles), the places passes (gpu_vertex), ~0 on the CPU path
@@ -174,8 +174,9 @@ public:
     // cleared to `background` (straight alpha), through `path`. Characters outside the view are neither packed nor
     // drawn; the culling box of each is kept per place in `characters` while its pose's world transforms stay or a
     // crowd update moves them (CullingMemo), so a character left unposed outside the view, standing or moved, is
-    // culled without reading its bones. Waits only for the frame that last used this frame-in-flight slot, and fails,
-    // drawing nothing, when that earlier frame went wrong on the device (see finish). `poses`, when given, runs first
+    // culled without reading its bones. Waits only for the frame that last used this frame-in-flight slot (at a new
+    // size, for every frame), and fails, drawing nothing, when that earlier frame went wrong on the device or, recorded
+    // by record_onto, did not signal within 30 s (see finish). `poses`, when given, runs first
     // on each range of characters, in the packing pass (see PoseJob).
     Result<FrameStats> draw(std::span<const CharacterDraw> characters, const Camera2D& camera, std::uint32_t width,
                             std::uint32_t height, Color background, RenderPath path, PoseJob poses = {});
@@ -189,12 +190,17 @@ public:
                                  const Camera2D& camera, RenderPath path, PoseJob poses = {});
 
     // Records what draw_onto would submit into the application's `commands` (a primary command buffer of
-    // HostDevice::queue_family, recording, outside any render pass), for the application to submit with its own work
-    // (include host_device.hpp: RecordedFrame says what its submission must signal). The recorded commands order
-    // against the application's as draw_onto's do against earlier and later submissions, its earlier and later
-    // commands in `commands` included: they wait for every command before them, and leave the image's writes visible
-    // to every command after them. Fails as draw_onto does, for a null `commands`, and on a device made without
-    // timeline semaphores (HostDevice::timeline_semaphore); a failure records nothing into `commands`.
+    // HostDevice::queue_family, recording, outside any render pass and any pipeline-statistics query), for the
+    // application to submit with its own work (include host_device.hpp: RecordedFrame says what its submission must
+    // signal). The recorded commands order against the application's as draw_onto's do against earlier and later
+    // submissions, its earlier and later commands in `commands` included: they wait for every command before them,
+    // and leave the image's writes visible to every command after them. They leave the command buffer's bound
+    // pipelines, descriptor sets, push constants, viewport, scissor and index buffer changed: bind yours again after.
+    // Waits, as draw does, for the frame that last used this frame slot (a recorded one: up to 30 s for its
+    // submission's signal), and the first frame, when finalize was not called, uploads the skeleton types and waits
+    // for the queue to go idle. Fails as draw_onto does, for a null `commands`, on a device made without timeline
+    // semaphores (HostDevice::timeline_semaphore), and when the slot's frame was recorded into `commands` itself and
+    // not yet signalled; a failure records nothing into `commands`.
     Result<RecordedFrame> record_onto(VkCommandBuffer_T* commands, const HostImage& target,
                                       std::span<const CharacterDraw> characters, const Camera2D& camera,
                                       RenderPath path, PoseJob poses = {});
@@ -203,8 +209,10 @@ public:
     // the calling thread alone. The pool must outlive its use here; the renderer runs one batch at a time on it.
     void set_worker_pool(WorkerPool* pool);
 
-    // Waits for every submitted frame; the stats of the last frame drawn then include its gpu_ms. Fails when a frame
-    // it waited for went wrong on the device (the tile path past llvmpipe's loop guard), after waiting for all.
+    // Waits for every submitted frame (and every frame recorded by record_onto, up to 30 s in all for their
+    // submissions' signals); the stats of the last frame drawn then include its gpu_ms. Fails when a frame it waited
+    // for went wrong on the device (the tile path past llvmpipe's loop guard) or a recorded frame's signal did not
+    // come, after waiting for all.
     Result<FrameStats> finish();
 
     // The stats of the frame most recently waited for (by a draw that reuses its slot, finish or read_back), its
@@ -213,7 +221,7 @@ public:
 
     // Waits for every frame and returns the renderer's own target, holding the last frame draw() drew into it, as
     // straight-alpha RGBA8 (un-premultiplied); fails as finish does, and when draw() has drawn none since the target
-    // was last resized (draw_onto's frames are in the application's images).
+    // was last resized (draw_onto's and record_onto's frames are in the application's images).
     Result<Image> read_back();
 
     // Shows the last frame drawn in the window (RendererDesc::window), scaled to fill its `width` x `height` pixels
