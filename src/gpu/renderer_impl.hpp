@@ -119,11 +119,13 @@ struct FrameSlot {
     HostImage framebuffer_image{}, bound_image{};
     VkCommandBuffer commands = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
-    bool pending = false;    // submitted (or recorded for the application to submit) and not yet waited for
-    std::uint64_t signal = 0;  // recorded by record_onto: the timeline value its submission signals (0: the fence)
-    VkCommandBuffer recorded_into = VK_NULL_HANDLE;  // and the application's command buffer it was recorded into
-    bool timed = false;      // its queries were written
-    bool tiles = false;      // drawn by the tile rasterizer: fragments come from `counters`, not the query
+    bool pending = false;  // submitted (or recorded for the application to submit) and not yet waited for
+    bool timed = false;    // its queries were written
+    bool tiles = false;    // drawn by the tile rasterizer: fragments come from `counters`, not the query
+    // Recorded by record_onto: the timeline value its submission signals (0: waited for by `fence`), and the
+    // application's command buffer it was recorded into.
+    std::uint64_t signal = 0;
+    VkCommandBuffer recorded_into = VK_NULL_HANDLE;
     FrameStats stats;
 };
 

@@ -230,6 +230,38 @@ bool add_again(Renderer& renderer, const AddedType& added, const std::string& sk
 
 }  // namespace
 
+std::span<const CharacterDraw> Scenes::characters(int scene) const {
+    return scene == 0 ? std::span<const CharacterDraw>(crowd->characters) : std::span<const CharacterDraw>(tank_draw);
+}
+
+const Camera2D& Scenes::camera(int scene) const { return scene == 0 ? crowd_camera : tank_camera; }
+
+std::vector<OntoCase> onto_cases() {
+    std::vector<OntoCase> out;
+    int index = 0;
+    for (RenderPath path : {RenderPath::gpu_tiles, RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex}) {
+        const bool tiles = path == RenderPath::gpu_tiles;
+        const VkImageLayout layouts[] = {VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                         tiles ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL};
+        for (int scene = 0; scene < 2; ++scene) {
+            const VkImageLayout layout = layouts[index++ % 4];
+            if (path == RenderPath::gpu_vertex && scene == 1) continue;
+            out.push_back({path, scene, layout,
+                           "path " + std::to_string(static_cast<int>(path)) + ", scene " + std::to_string(scene) +
+                               ", layout " + std::to_string(layout)});
+        }
+    }
+    return out;
+}
+
+void expect_drawn_as(const std::vector<std::uint8_t>& seen, const std::vector<std::uint8_t>& expected, Renderer& own,
+                     const Camera2D& camera, const OntoCase& c) {
+    EXPECT_GT(pixels_differing(seen, drawn_over_two_backgrounds(own, {}, camera, k_width, k_height, c.path)), 1000u)
+        << c.where << ": the characters cover too little to tell";
+    EXPECT_EQ(pixels_differing(seen, expected), 0u) << c.where;
+}
+
 bool load_scenes(Renderer& own, Renderer& lent, Scenes& s) {
     s.crowd = load_spineboy_crowd(own);
     s.tank = load_type(own, "tank/tank-pro.skel", "tank/tank.atlas", "tank");

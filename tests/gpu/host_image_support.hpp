@@ -105,7 +105,30 @@ struct Scenes {
     std::unique_ptr<Player> tank_player;
     std::vector<gpu::CharacterDraw> tank_draw;
     gpu::Camera2D crowd_camera{0.18f, k_width / 2.0f, k_height / 2.0f}, tank_camera;
+
+    // The characters and the camera of scene 0 (the crowd) or 1 (the tank).
+    std::span<const gpu::CharacterDraw> characters(int scene) const;
+    const gpu::Camera2D& camera(int scene) const;
 };
+
+// One frame onto the application's image: its path, its scene (Scenes), the layout the image is in and left in, and
+// words naming the case in failures.
+struct OntoCase {
+    gpu::RenderPath path;
+    int scene = 0;
+    VkImageLayout layout;
+    std::string where;
+};
+
+// Every path with both scenes (the crowd alone through gpu_vertex, which cannot follow the tank's draw-order
+// timelines), the tile path first, the image in GENERAL, SHADER_READ_ONLY_OPTIMAL, COLOR_ATTACHMENT_OPTIMAL (GENERAL
+// on the tile path, whose images are no colour attachments) and TRANSFER_DST_OPTIMAL in turn.
+std::vector<OntoCase> onto_cases();
+
+// Expects `seen` (straight RGBA8, k_width x k_height, drawn over two_backgrounds) to equal `expected` pixel for pixel,
+// and to differ from what `own` draws with `camera` of no characters in more than 1,000 pixels (enough drawn to tell).
+void expect_drawn_as(const std::vector<std::uint8_t>& seen, const std::vector<std::uint8_t>& expected,
+                     gpu::Renderer& own, const gpu::Camera2D& camera, const OntoCase& c);
 
 // Loads the scenes' types into both renderers and poses the tank; false after recording a failure.
 bool load_scenes(gpu::Renderer& own, gpu::Renderer& lent, Scenes& s);

@@ -62,46 +62,34 @@ TEST(RendererOnHostDevice, draws_onto_the_application_image_as_into_its_own_targ
         ASSERT_TRUE(lent);
         Scenes scenes;
         ASSERT_TRUE(load_scenes(*own, *lent, scenes));
-        int case_index = 0;
         std::uint64_t generation = 0;
-        // (The tile path first: its image is destroyed before the other paths' frames, which must not touch it.)
-        for (RenderPath path : {RenderPath::gpu_tiles, RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex}) {
-            // (A colour attachment layout only for images made for the raster paths.)
-            const bool tiles = path == RenderPath::gpu_tiles;
-            const VkImageLayout layouts[] = {VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                                             tiles ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL};
-            AppImage image(host->lent, k_width, k_height, ++generation, path);
-            for (int scene = 0; scene < 2; ++scene) {
-                const std::span<const CharacterDraw> characters =
-                    scene == 0 ? std::span<const CharacterDraw>(scenes.crowd->characters) : scenes.tank_draw;
-                const Camera2D& camera = scene == 0 ? scenes.crowd_camera : scenes.tank_camera;
-                const VkImageLayout layout = layouts[case_index++ % 4];
-                const std::string where = "path " + std::to_string(static_cast<int>(path)) + ", scene " +
-                                          std::to_string(scene) + ", layout " + std::to_string(layout);
-                if (path == RenderPath::gpu_vertex && scene == 1) continue;  // (the tank has draw-order timelines)
-                const std::vector<std::uint8_t> expected =
-                    drawn_over_two_backgrounds(*own, characters, camera, k_width, k_height, path);
-                ASSERT_FALSE(expected.empty()) << where;
-                image.fill(two_backgrounds(k_width, k_height), layout);
-                Result<FrameStats> drawn = lent->draw_onto(image.target(layout), characters, camera, path);
-                ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
-                EXPECT_EQ(drawn->characters, characters.size()) << where;
-                const std::vector<std::uint8_t> seen = image.straight_pixels(layout);
-                EXPECT_GT(pixels_differing(seen, drawn_over_two_backgrounds(*own, {}, camera, k_width, k_height,
-                                                                            path)),
-                          1000u)
-                    << where << ": the characters cover too little to tell";
-                EXPECT_EQ(pixels_differing(seen, expected), 0u) << where;
-                // Where the crowd's additive slots (muzzle flashes, the portal) lie over the backgrounds,
-                // compositing its frame drawn apart over them would be wrong: what draw_onto is for. (The tank's
-                // multiply and additive slots lie over its own pixels in this pose.)
-                if (scene == 0) {
-                    ASSERT_TRUE(own->draw(characters, camera, k_width, k_height, Color{0, 0, 0, 0}, path).ok());
-                    Result<Image> apart = own->read_back();
-                    ASSERT_TRUE(apart.ok());
-                    EXPECT_GT(composite_differences(apart->rgba, seen, k_width), 20u) << where;
-                }
+        // (One image per path, the tile path's first: it is destroyed before the other paths' frames, which must not
+        // touch it.)
+        std::unique_ptr<AppImage> image;
+        for (const OntoCase& c : onto_cases()) {
+            const RenderPath path = c.path;
+            const int scene = c.scene;
+            const std::string& where = c.where;
+            const std::span<const CharacterDraw> characters = scenes.characters(scene);
+            const Camera2D& camera = scenes.camera(scene);
+            if (scene == 0) image = std::make_unique<AppImage>(host->lent, k_width, k_height, ++generation, path);
+            const std::vector<std::uint8_t> expected =
+                drawn_over_two_backgrounds(*own, characters, camera, k_width, k_height, path);
+            ASSERT_FALSE(expected.empty()) << where;
+            image->fill(two_backgrounds(k_width, k_height), c.layout);
+            Result<FrameStats> drawn = lent->draw_onto(image->target(c.layout), characters, camera, path);
+            ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
+            EXPECT_EQ(drawn->characters, characters.size()) << where;
+            const std::vector<std::uint8_t> seen = image->straight_pixels(c.layout);
+            expect_drawn_as(seen, expected, *own, camera, c);
+            // Where the crowd's additive slots (muzzle flashes, the portal) lie over the backgrounds, compositing its
+            // frame drawn apart over them would be wrong: what draw_onto is for. (The tank's multiply and additive
+            // slots lie over its own pixels in this pose.)
+            if (scene == 0) {
+                ASSERT_TRUE(own->draw(characters, camera, k_width, k_height, Color{0, 0, 0, 0}, path).ok());
+                Result<Image> apart = own->read_back();
+                ASSERT_TRUE(apart.ok());
+                EXPECT_GT(composite_differences(apart->rgba, seen, k_width), 20u) << where;
             }
         }
         Result<FrameStats> done = lent->finish();

@@ -103,48 +103,32 @@ TEST(RendererRecordOnto, records_into_the_application_command_buffer_what_a_rend
         Scenes scenes;
         ASSERT_TRUE(load_scenes(*own, *lent, scenes));
         AppCommands commands(host->lent, 1);
-        int case_index = 0;
         std::uint64_t generation = 0, value = 0;
         VkSemaphore semaphore = VK_NULL_HANDLE;
-        for (RenderPath path : {RenderPath::gpu_tiles, RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex}) {
-            const bool tiles = path == RenderPath::gpu_tiles;
-            const VkImageLayout layouts[] = {VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                                             tiles ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL};
-            AppImage image(host->lent, k_width, k_height, ++generation, path);
-            for (int scene = 0; scene < 2; ++scene) {
-                if (path == RenderPath::gpu_vertex && scene == 1) continue;  // (the tank has draw-order timelines)
-                const std::span<const CharacterDraw> characters =
-                    scene == 0 ? std::span<const CharacterDraw>(scenes.crowd->characters) : scenes.tank_draw;
-                const Camera2D& camera = scene == 0 ? scenes.crowd_camera : scenes.tank_camera;
-                const VkImageLayout layout = layouts[case_index++ % 4];
-                const std::string where = "path " + std::to_string(static_cast<int>(path)) + ", scene " +
-                                          std::to_string(scene) + ", layout " + std::to_string(layout);
-                const std::vector<std::uint8_t> expected =
-                    drawn_over_two_backgrounds(*own, characters, camera, k_width, k_height, path);
-                ASSERT_FALSE(expected.empty()) << where;
-                VkCommandBuffer cb = commands.begin(0);
-                image.record_fill(cb, two_backgrounds(k_width, k_height), layout);
-                Result<RecordedFrame> recorded = lent->record_onto(cb, image.target(layout), characters, camera, path);
-                ASSERT_TRUE(recorded.ok()) << where << ": " << recorded.error().message();
-                image.record_copy_out(cb, layout);
-                commands.submit(0, *recorded);
-                EXPECT_EQ(recorded->value, ++value) << where;
-                if (semaphore == VK_NULL_HANDLE) semaphore = recorded->semaphore;
-                EXPECT_EQ(recorded->semaphore, semaphore) << where;
-                EXPECT_EQ(recorded->stats.characters, characters.size()) << where;
-                commands.wait(0);
-                const std::vector<std::uint8_t> seen = image.copied_out();
-                EXPECT_GT(pixels_differing(seen, drawn_over_two_backgrounds(*own, {}, camera, k_width, k_height,
-                                                                            path)),
-                          1000u)
-                    << where << ": the characters cover too little to tell";
-                EXPECT_EQ(pixels_differing(seen, expected), 0u) << where;
-                Result<FrameStats> done = lent->finish();
-                ASSERT_TRUE(done.ok()) << where << ": " << done.error().message();
-                EXPECT_EQ(done->frame, recorded->stats.frame) << where;
-                EXPECT_GE(done->gpu_ms, 0.0) << where;
-            }
+        std::unique_ptr<AppImage> image;  // (one per path)
+        for (const OntoCase& c : onto_cases()) {
+            const std::span<const CharacterDraw> characters = scenes.characters(c.scene);
+            const Camera2D& camera = scenes.camera(c.scene);
+            if (c.scene == 0) image = std::make_unique<AppImage>(host->lent, k_width, k_height, ++generation, c.path);
+            const std::vector<std::uint8_t> expected =
+                drawn_over_two_backgrounds(*own, characters, camera, k_width, k_height, c.path);
+            ASSERT_FALSE(expected.empty()) << c.where;
+            VkCommandBuffer cb = commands.begin(0);
+            image->record_fill(cb, two_backgrounds(k_width, k_height), c.layout);
+            Result<RecordedFrame> recorded = lent->record_onto(cb, image->target(c.layout), characters, camera, c.path);
+            ASSERT_TRUE(recorded.ok()) << c.where << ": " << recorded.error().message();
+            image->record_copy_out(cb, c.layout);
+            commands.submit(0, *recorded);
+            EXPECT_EQ(recorded->value, ++value) << c.where;
+            if (semaphore == VK_NULL_HANDLE) semaphore = recorded->semaphore;
+            EXPECT_EQ(recorded->semaphore, semaphore) << c.where;
+            EXPECT_EQ(recorded->stats.characters, characters.size()) << c.where;
+            commands.wait(0);
+            expect_drawn_as(image->copied_out(), expected, *own, camera, c);
+            Result<FrameStats> done = lent->finish();
+            ASSERT_TRUE(done.ok()) << c.where << ": " << done.error().message();
+            EXPECT_EQ(done->frame, recorded->stats.frame) << c.where;
+            EXPECT_GE(done->gpu_ms, 0.0) << c.where;
         }
     }
     expect_no_validation_messages(*own);
