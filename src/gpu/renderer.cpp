@@ -188,18 +188,22 @@ Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, con
 namespace {
 
 // draw_onto's and record_onto's refusals (named `call`): a renderer on its own device, or a `target` that breaks
-// HostImage's checked requirements.
-Result<void> check_onto(const Renderer::Impl& m, const HostImage& target, const char* call) {
+// HostImage's checked requirements for `path`.
+Result<void> check_onto(const Renderer::Impl& m, const HostImage& target, RenderPath path, const char* call) {
     auto refuse = [call](const std::string& why) { return make_error("renderer", call, why); };
     if (!m.context->borrowed)
         return refuse("this renderer made its own device, on which no image of the application's can be: lend it "
                       "yours (RendererDesc::host)");
     if (target.image == VK_NULL_HANDLE) return refuse("HostImage::image is VK_NULL_HANDLE");
     if (target.view == VK_NULL_HANDLE) return refuse("HostImage::view is VK_NULL_HANDLE");
-    if (target.format != VK_FORMAT_R8G8B8A8_UNORM)
-        return refuse("HostImage::format is " + std::to_string(static_cast<int>(target.format)) +
-                      ", not VK_FORMAT_R8G8B8A8_UNORM (" + std::to_string(VK_FORMAT_R8G8B8A8_UNORM) +
-                      "), the only format the renderer draws onto");
+    const std::string format = "HostImage::format is " + std::to_string(static_cast<int>(target.format));
+    if (target.format != VK_FORMAT_R8G8B8A8_UNORM && target.format != VK_FORMAT_B8G8R8A8_UNORM)
+        return refuse(format + ", not VK_FORMAT_R8G8B8A8_UNORM (" + std::to_string(VK_FORMAT_R8G8B8A8_UNORM) +
+                      ") or VK_FORMAT_B8G8R8A8_UNORM (" + std::to_string(VK_FORMAT_B8G8R8A8_UNORM) +
+                      "), the formats the renderer draws onto");
+    if (target.format != VK_FORMAT_R8G8B8A8_UNORM && path == RenderPath::gpu_tiles)
+        return refuse(format + " (VK_FORMAT_B8G8R8A8_UNORM): the gpu-tiles path draws onto "
+                               "VK_FORMAT_R8G8B8A8_UNORM images only; draw onto this one through the gpu path");
     const VkPhysicalDeviceLimits& limits = m.context->properties.limits;
     if (target.width == 0 || target.height == 0 || target.width > limits.maxFramebufferWidth ||
         target.height > limits.maxFramebufferHeight)
@@ -217,7 +221,7 @@ Result<void> check_onto(const Renderer::Impl& m, const HostImage& target, const 
 
 Result<FrameStats> Renderer::draw_onto(const HostImage& target, std::span<const CharacterDraw> characters,
                                        const Camera2D& camera, RenderPath path, PoseJob poses) {
-    if (Result<void> r = check_onto(*impl_, target, "draw_onto"); !r) return r.error();
+    if (Result<void> r = check_onto(*impl_, target, path, "draw_onto"); !r) return r.error();
     return impl_->draw_frame(FrameTarget{&target, target.width, target.height, Color{}}, characters, camera, path,
                              poses);
 }
@@ -226,7 +230,7 @@ Result<RecordedFrame> Renderer::record_onto(VkCommandBuffer commands, const Host
                                             std::span<const CharacterDraw> characters, const Camera2D& camera,
                                             RenderPath path, PoseJob poses) {
     Impl& m = *impl_;
-    if (Result<void> r = check_onto(m, target, "record_onto"); !r) return r.error();
+    if (Result<void> r = check_onto(m, target, path, "record_onto"); !r) return r.error();
     if (commands == VK_NULL_HANDLE)
         return make_error("renderer", "record_onto", "the command buffer is VK_NULL_HANDLE");
     if (!m.context->timeline_semaphore)

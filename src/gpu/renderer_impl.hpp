@@ -52,7 +52,17 @@ struct FrameCounts {
     GpuTilePush tile_push{};
 };
 
-// Whether two HostImages are the same image: handles, size and generation.
+// The SPIR-V `code` as a shader module of `device`.
+Result<VkShaderModule> make_module(VkDevice device, std::span<const std::uint32_t> code);
+
+// What the raster paths draw with onto the application's images of one colour format: a loading render pass and the
+// graphics pipelines made for it (the gpu and cpu paths' draw, the gpu_vertex path's collapse).
+struct DrawPasses {
+    VkRenderPass load = VK_NULL_HANDLE;
+    VkPipeline draw = VK_NULL_HANDLE, collapse = VK_NULL_HANDLE;
+};
+
+// Whether two HostImages are the same image: handles, format, size and generation.
 bool same_image(const HostImage& a, const HostImage& b);
 
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
@@ -116,6 +126,7 @@ struct FrameSlot {
     // The framebuffer of the application's image this slot last drew onto through the raster pipeline
     // (Renderer::draw_onto), and that image; the image set_onto's target binding last took.
     VkFramebuffer host_framebuffer = VK_NULL_HANDLE;
+    DrawPasses host_passes;  // what draws into host_framebuffer (its image's format)
     HostImage framebuffer_image{}, bound_image{};
     VkCommandBuffer commands = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
@@ -148,6 +159,7 @@ struct Renderer::Impl {
     std::uint32_t raster_diagnose = 0;  // raster.comp's k_diagnose (SPINEGPU_DIAGNOSE_TILES, read at creation)
     VkRenderPass render_pass = VK_NULL_HANDLE;       // the own target: cleared, left for readback
     VkRenderPass load_render_pass = VK_NULL_HANDLE;  // the application's image (draw_onto): loaded, kept in place
+    DrawPasses bgra_passes;  // for the application's B8G8R8A8_UNORM images: made by the first frame onto one
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
     VkCommandPool command_pool = VK_NULL_HANDLE;
     VkQueryPool queries = VK_NULL_HANDLE;
@@ -213,6 +225,13 @@ struct Renderer::Impl {
 
     ~Impl();
     Result<void> create_pipelines();
+    // A render pass of one colour attachment of `format`: cleared and left for readback (the own target), or when
+    // `load` loaded and kept in COLOR_ATTACHMENT_OPTIMAL (the application's images); all of one format compatible.
+    Result<void> make_render_pass(VkFormat format, bool load, VkRenderPass& out);
+    // The draw and collapse graphics pipelines, made for render pass `pass` (renderer_draw_pipelines.cpp).
+    Result<void> make_draw_pipelines(VkRenderPass pass, VkPipeline& draw, VkPipeline& collapse);
+    // The render pass and pipelines for the application's images of `format` (RGBA8 or BGRA8 UNORM), made on first use.
+    Result<DrawPasses> draw_passes(VkFormat format);
     // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constants 0, 1 and
     // 2 set to `constant`, `second` and `third`, each only when it is not 0 (0: the shader's default).
     Result<void> make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,

@@ -15,8 +15,8 @@ static_assert(sizeof(GpuDrawCommand) == sizeof(VkDrawIndexedIndirectCommand) &&
               offsetof(GpuDrawCommand, first_instance) == offsetof(VkDrawIndexedIndirectCommand, firstInstance));
 
 bool same_image(const HostImage& a, const HostImage& b) {
-    return a.image == b.image && a.view == b.view && a.width == b.width && a.height == b.height &&
-           a.generation == b.generation;
+    return a.image == b.image && a.view == b.view && a.format == b.format && a.width == b.width &&
+           a.height == b.height && a.generation == b.generation;
 }
 
 namespace {
@@ -35,7 +35,7 @@ void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescript
     clear.color.float32[2] = to.background.b * to.background.a;
     clear.color.float32[3] = to.background.a;
     VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    pass.renderPass = to.host != nullptr ? m.load_render_pass : m.render_pass;
+    pass.renderPass = to.host != nullptr ? f.host_passes.load : m.render_pass;
     pass.framebuffer = to.host != nullptr ? f.host_framebuffer : m.framebuffer;
     pass.renderArea = {{0, 0}, {to.width, to.height}};
     pass.clearValueCount = to.host != nullptr ? 0 : 1;
@@ -50,8 +50,11 @@ void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescript
     if (m.statistics != VK_NULL_HANDLE) vkCmdBeginQuery(cb, m.statistics, m.frame_index, 0);
     vkCmdBeginRenderPass(cb, &pass, VK_SUBPASS_CONTENTS_INLINE);
     if (index_total > 0) {
+        // (The application's image: the pipelines made for its format's render pass.)
+        const DrawPasses passes =
+            to.host != nullptr ? f.host_passes : DrawPasses{m.render_pass, m.draw_pipeline, m.collapse_pipeline};
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                          path == RenderPath::gpu_vertex ? m.collapse_pipeline : m.draw_pipeline);
+                          path == RenderPath::gpu_vertex ? passes.collapse : passes.draw);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, m.draw_layout, 0, 1, &set, 0, nullptr);
         VkViewport viewport{0, 0, static_cast<float>(to.width), static_cast<float>(to.height), 0, 1};
         VkRect2D scissor{{0, 0}, {to.width, to.height}};

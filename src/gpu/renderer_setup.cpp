@@ -10,7 +10,6 @@
 #include "spinegpu/gpu/gpu_structs.hpp"
 
 namespace spinegpu::gpu {
-namespace {
 
 Result<VkShaderModule> make_module(VkDevice device, std::span<const std::uint32_t> code) {
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -21,8 +20,6 @@ Result<VkShaderModule> make_module(VkDevice device, std::span<const std::uint32_
         return vk_error("vkCreateShaderModule", r);
     return module;
 }
-
-}  // namespace
 
 std::optional<std::uint64_t> diagnostic_number(const char* name) {
     const char* value = std::getenv(name);
@@ -89,6 +86,9 @@ Renderer::Impl::~Impl() {
     if (set_layout) vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
     if (render_pass) vkDestroyRenderPass(d, render_pass, nullptr);
     if (load_render_pass) vkDestroyRenderPass(d, load_render_pass, nullptr);
+    if (bgra_passes.draw) vkDestroyPipeline(d, bgra_passes.draw, nullptr);
+    if (bgra_passes.collapse) vkDestroyPipeline(d, bgra_passes.collapse, nullptr);
+    if (bgra_passes.load) vkDestroyRenderPass(d, bgra_passes.load, nullptr);
 }
 
 Result<void> Renderer::Impl::create_pipelines() {
@@ -157,125 +157,11 @@ Result<void> Renderer::Impl::create_pipelines() {
             mask_pool_cap = static_cast<std::uint32_t>(*words);
     }
 
-    // Render pass: one RGBA8 colour target, cleared, left ready for readback.
-    VkAttachmentDescription color{};
-    color.format = VK_FORMAT_R8G8B8A8_UNORM;
-    color.samples = VK_SAMPLE_COUNT_1_BIT;
-    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    color.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-    color.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-    color.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    color.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    VkSubpassDescription subpass{};
-    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-    subpass.colorAttachmentCount = 1;
-    subpass.pColorAttachments = &color_ref;
-    std::array<VkSubpassDependency, 2> deps{};
-    // In: after every earlier command on the queue (earlier frames, readback, presenting, the application's use of
-    // the target: FrameImage), whose writes are made available first.
-    deps[0] = {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-               VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, 0};
-    deps[1] = {0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-               VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0};
-    VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-    pass_info.attachmentCount = 1;
-    pass_info.pAttachments = &color;
-    pass_info.subpassCount = 1;
-    pass_info.pSubpasses = &subpass;
-    pass_info.dependencyCount = static_cast<std::uint32_t>(deps.size());
-    pass_info.pDependencies = deps.data();
-    if (VkResult r = vkCreateRenderPass(d, &pass_info, nullptr, &render_pass); r != VK_SUCCESS)
-        return vk_error("vkCreateRenderPass", r);
-    // The application's image (draw_onto): loaded and stored in COLOR_ATTACHMENT_OPTIMAL, the draw's barriers taking
-    // it from and back to the application's layout. Compatible with render_pass (the same dependencies too), so the
-    // same pipelines draw in it.
-    color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-    color.initialLayout = color.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    if (VkResult r = vkCreateRenderPass(d, &pass_info, nullptr, &load_render_pass); r != VK_SUCCESS)
-        return vk_error("vkCreateRenderPass", r);
-
-    Result<VkShaderModule> vert = make_module(d, draw_vert_spirv());
-    if (!vert) return vert.error();
-    Result<VkShaderModule> frag = make_module(d, draw_frag_spirv());
-    if (!frag) {
-        vkDestroyShaderModule(d, *vert, nullptr);
-        return frag.error();
-    }
-    std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
-    stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, *vert,
-                 "main", nullptr};
-    // Diagnostics: SPINEGPU_DIAGNOSE_FLAT=1 builds the fragment shader without its texture fetch (draw.frag).
-    const char* flat_env = std::getenv("SPINEGPU_DIAGNOSE_FLAT");
-    const VkBool32 flat = flat_env != nullptr && std::strcmp(flat_env, "1") == 0 ? VK_TRUE : VK_FALSE;
-    const VkSpecializationMapEntry flat_entry{0, 0, sizeof(VkBool32)};
-    const VkSpecializationInfo flat_info{1, &flat_entry, sizeof(flat), &flat};
-    stages[1] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
-                 *frag, "main", &flat_info};
-    VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    viewport.viewportCount = 1;
-    viewport.scissorCount = 1;
-    VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    raster.polygonMode = VK_POLYGON_MODE_FILL;
-    raster.cullMode = VK_CULL_MODE_NONE;
-    raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-    raster.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-    // dst = src0 + dst * src1, for colour and alpha (draw.frag sets src1 per blend mode).
-    VkPipelineColorBlendAttachmentState blend{};
-    blend.blendEnable = VK_TRUE;
-    blend.srcColorBlendFactor = VK_BLEND_FACTOR_ONE;
-    blend.dstColorBlendFactor = VK_BLEND_FACTOR_SRC1_COLOR;
-    blend.colorBlendOp = VK_BLEND_OP_ADD;
-    blend.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
-    blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_SRC1_ALPHA;
-    blend.alphaBlendOp = VK_BLEND_OP_ADD;
-    // Diagnostics: SPINEGPU_DIAGNOSE_PLAIN_BLEND=1 blends as plain premultiplied normal (ONE, 1 - src alpha) for
-    // every slot, to tell the cost of dual-source blending when profiling. Wrong pixels for other blend modes.
-    const char* plain = std::getenv("SPINEGPU_DIAGNOSE_PLAIN_BLEND");
-    if (plain != nullptr && std::strcmp(plain, "1") == 0) {
-        blend.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-        blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-    }
-    blend.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
-                           VK_COLOR_COMPONENT_A_BIT;
-    VkPipelineColorBlendStateCreateInfo blend_state{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    blend_state.attachmentCount = 1;
-    blend_state.pAttachments = &blend;
-    std::array<VkDynamicState, 2> dynamic_states{VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-    VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-    dynamic.dynamicStateCount = static_cast<std::uint32_t>(dynamic_states.size());
-    dynamic.pDynamicStates = dynamic_states.data();
-    VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-    info.stageCount = static_cast<std::uint32_t>(stages.size());
-    info.pStages = stages.data();
-    info.pVertexInputState = &vertex_input;
-    info.pInputAssemblyState = &assembly;
-    info.pViewportState = &viewport;
-    info.pRasterizationState = &raster;
-    info.pMultisampleState = &multisample;
-    info.pColorBlendState = &blend_state;
-    info.pDynamicState = &dynamic;
-    info.layout = draw_layout;
-    info.renderPass = render_pass;
-    VkResult draw_result = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &draw_pipeline);
-    vkDestroyShaderModule(d, *vert, nullptr);
-    Result<VkShaderModule> collapse = make_module(d, collapse_vert_spirv());
-    if (draw_result == VK_SUCCESS && collapse) {
-        stages[0].module = *collapse;
-        draw_result = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &collapse_pipeline);
-    }
-    if (collapse) vkDestroyShaderModule(d, *collapse, nullptr);
-    vkDestroyShaderModule(d, *frag, nullptr);
-    if (!collapse) return collapse.error();
-    if (draw_result != VK_SUCCESS) return vk_error("vkCreateGraphicsPipelines", draw_result);
-    return {};
+    // The own target's render pass (cleared), the application's RGBA8 images' (loaded: draw_onto, record_onto), which
+    // is compatible with it, and the graphics pipelines that draw in both.
+    if (Result<void> r = make_render_pass(VK_FORMAT_R8G8B8A8_UNORM, false, render_pass); !r) return r;
+    if (Result<void> r = make_render_pass(VK_FORMAT_R8G8B8A8_UNORM, true, load_render_pass); !r) return r;
+    return make_draw_pipelines(render_pass, draw_pipeline, collapse_pipeline);
 }
 
 Result<void> Renderer::Impl::make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
@@ -421,8 +307,10 @@ Result<void> Renderer::Impl::fit_host_framebuffer(FrameSlot& f, const HostImage&
     // (The slot's last frame has been waited for: its framebuffer is no longer in use.)
     if (f.host_framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(context->device, f.host_framebuffer, nullptr);
     f.host_framebuffer = VK_NULL_HANDLE;
+    Result<DrawPasses> passes = draw_passes(host.format);
+    if (!passes) return passes.error();
     VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-    fb.renderPass = load_render_pass;
+    fb.renderPass = passes->load;
     fb.attachmentCount = 1;
     fb.pAttachments = &host.view;
     fb.width = host.width;
@@ -431,6 +319,7 @@ Result<void> Renderer::Impl::fit_host_framebuffer(FrameSlot& f, const HostImage&
     if (VkResult r = vkCreateFramebuffer(context->device, &fb, nullptr, &f.host_framebuffer); r != VK_SUCCESS)
         return vk_error("vkCreateFramebuffer", r);
     f.framebuffer_image = host;
+    f.host_passes = *passes;
     return {};
 }
 

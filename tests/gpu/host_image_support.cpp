@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "spinegpu/gpu/gpu_structs.hpp"
 
@@ -11,17 +13,26 @@ namespace spinegpu::test {
 
 using namespace spinegpu::gpu;
 
+namespace {
+
+// Swaps the first and third byte of every pixel: RGBA8 to BGRA8 and back.
+void swap_red_and_blue(std::span<std::uint8_t> pixels) {
+    for (std::size_t i = 0; i + 3 < pixels.size(); i += 4) std::swap(pixels[i], pixels[i + 2]);
+}
+
+}  // namespace
+
 VkImageUsageFlags usage_for(RenderPath path) {
     return (path == RenderPath::gpu_tiles ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT) |
            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
 }
 
 AppImage::AppImage(const HostDevice& host, std::uint32_t width, std::uint32_t height, std::uint64_t generation,
-                   RenderPath path)
-    : host_(host), width_(width), height_(height), generation_(generation) {
+                   RenderPath path, VkFormat format)
+    : host_(host), width_(width), height_(height), generation_(generation), format_(format) {
     VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     image.imageType = VK_IMAGE_TYPE_2D;
-    image.format = VK_FORMAT_R8G8B8A8_UNORM;
+    image.format = format;
     image.extent = {width, height, 1};
     image.mipLevels = image.arrayLayers = 1;
     image.samples = VK_SAMPLE_COUNT_1_BIT;
@@ -35,7 +46,7 @@ AppImage::AppImage(const HostDevice& host, std::uint32_t width, std::uint32_t he
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view.image = image_;
     view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    view.format = VK_FORMAT_R8G8B8A8_UNORM;
+    view.format = format;
     view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     EXPECT_EQ(vkCreateImageView(device(), &view, nullptr, &view_), VK_SUCCESS);
     for (VkBuffer* buffer : {&upload_, &download_}) {
@@ -74,8 +85,7 @@ AppImage::~AppImage() {
 }
 
 HostImage AppImage::target(VkImageLayout layout, std::uint64_t generation) const {
-    return HostImage{image_, view_, VK_FORMAT_R8G8B8A8_UNORM, width_, height_, layout,
-                     generation != 0 ? generation : generation_};
+    return HostImage{image_, view_, format_, width_, height_, layout, generation != 0 ? generation : generation_};
 }
 
 void AppImage::fill(std::span<const std::uint8_t> premultiplied, VkImageLayout layout) {
@@ -91,6 +101,7 @@ void AppImage::record_fill(VkCommandBuffer cb, std::span<const std::uint8_t> pre
     void* mapped = nullptr;
     vkMapMemory(device(), upload_memory_, 0, VK_WHOLE_SIZE, 0, &mapped);
     std::memcpy(mapped, premultiplied.data(), bytes());
+    if (format_ == VK_FORMAT_B8G8R8A8_UNORM) swap_red_and_blue({static_cast<std::uint8_t*>(mapped), bytes()});
     vkUnmapMemory(device(), upload_memory_);
     // After every earlier command (the renderer's last frame on the image included): its contents are discarded.
     barrier(cb, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0,
@@ -138,6 +149,7 @@ std::vector<std::uint8_t> AppImage::copied_out() const {
     std::vector<std::uint8_t> out(bytes());
     std::memcpy(out.data(), mapped, out.size());
     vkUnmapMemory(device(), download_memory_);
+    if (format_ == VK_FORMAT_B8G8R8A8_UNORM) swap_red_and_blue(out);
     unpremultiply_rgba8(out);
     return out;
 }
@@ -179,6 +191,53 @@ void AppImage::submit(VkCommandBuffer cb, VkFence fence) {
     EXPECT_EQ(vkQueueSubmit(host_.queue, 1, &info, fence), VK_SUCCESS);
 }
 
+AppCommands::AppCommands(const HostDevice& host, std::uint32_t count) : host_(host), buffers_(count), fences_(count) {
+    VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pool.queueFamilyIndex = host.queue_family;
+    EXPECT_EQ(vkCreateCommandPool(host.device, &pool, nullptr, &pool_), VK_SUCCESS);
+    VkCommandBufferAllocateInfo buffers{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    buffers.commandPool = pool_;
+    buffers.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    buffers.commandBufferCount = count;
+    EXPECT_EQ(vkAllocateCommandBuffers(host.device, &buffers, buffers_.data()), VK_SUCCESS);
+    VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    for (VkFence& f : fences_) vkCreateFence(host.device, &fence, nullptr, &f);
+}
+
+AppCommands::~AppCommands() {
+    vkQueueWaitIdle(host_.queue);
+    for (VkFence f : fences_) vkDestroyFence(host_.device, f, nullptr);
+    vkDestroyCommandPool(host_.device, pool_, nullptr);
+}
+
+VkCommandBuffer AppCommands::begin(std::uint32_t k) {
+    vkResetCommandBuffer(buffers_[k], 0);
+    VkCommandBufferBeginInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vkBeginCommandBuffer(buffers_[k], &info);
+    return buffers_[k];
+}
+
+void AppCommands::submit(std::uint32_t k, const RecordedFrame& frame) {
+    vkEndCommandBuffer(buffers_[k]);
+    VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    values.signalSemaphoreValueCount = 1;
+    values.pSignalSemaphoreValues = &frame.value;
+    VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    info.pNext = &values;
+    info.commandBufferCount = 1;
+    info.pCommandBuffers = &buffers_[k];
+    info.signalSemaphoreCount = 1;
+    info.pSignalSemaphores = &frame.semaphore;
+    vkResetFences(host_.device, 1, &fences_[k]);
+    EXPECT_EQ(vkQueueSubmit(host_.queue, 1, &info, fences_[k]), VK_SUCCESS);
+}
+
+void AppCommands::wait(std::uint32_t k) {
+    EXPECT_EQ(vkWaitForFences(host_.device, 1, &fences_[k], VK_TRUE, ~std::uint64_t{0}), VK_SUCCESS);
+}
+
 std::vector<std::uint8_t> two_backgrounds(std::uint32_t width, std::uint32_t height) {
     std::vector<std::uint8_t> out(std::size_t{width} * height * 4);
     for (std::uint32_t y = 0; y < height; ++y)
@@ -206,6 +265,23 @@ std::vector<std::uint8_t> drawn_over_two_backgrounds(Renderer& own, std::span<co
     for (std::uint32_t y = 0; y < height; ++y)
         std::memcpy(&out[std::size_t{y} * width * 4], &halves[0][std::size_t{y} * width * 4], width / 2 * 4);
     return out;
+}
+
+std::uint32_t pixels_off_by_more_than(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b,
+                                      int steps) {
+    if (a.size() != b.size()) return ~0u;
+    // (Premultiplied again, each by its own alpha, as the images held them before readback divided by alpha.)
+    const auto premultiplied = [](const std::vector<std::uint8_t>& p, std::size_t i, std::size_t k) {
+        return k == 3 ? int{p[i + 3]} : (int{p[i + k]} * int{p[i + 3]} + 127) / 255;
+    };
+    std::uint32_t n = 0;
+    for (std::size_t i = 0; i < a.size(); i += 4) {
+        bool off = false;
+        for (std::size_t k = 0; k < 4; ++k)
+            off = off || std::abs(premultiplied(a, i, k) - premultiplied(b, i, k)) > steps;
+        n += off ? 1 : 0;
+    }
+    return n;
 }
 
 std::uint32_t pixels_differing(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {

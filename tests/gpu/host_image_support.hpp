@@ -28,13 +28,14 @@ inline constexpr Color k_right{1.0f, 0.0f, 1.0f, 0.6f};
 // here are made: with SAMPLED (for SHADER_READ_ONLY_OPTIMAL) and transfers, for the test's own use.
 VkImageUsageFlags usage_for(gpu::RenderPath path);
 
-// The application's image: RGBA8 UNORM of the usage usage_for(path) gives, with a host-visible buffer to fill it from
-// and one to copy it into. fill and straight_pixels each submit on their own to the lent queue; record_fill and
+// The application's image: RGBA8 UNORM (or `format`, BGRA8 UNORM) of the usage usage_for(path) gives, with a
+// host-visible buffer to fill it from and one to copy it into; its pixels go in and come out as RGBA, whatever the
+// format. fill and straight_pixels each submit on their own to the lent queue; record_fill and
 // record_copy_out record the same into a command buffer of the application's.
 class AppImage {
 public:
     AppImage(const gpu::HostDevice& host, std::uint32_t width, std::uint32_t height, std::uint64_t generation,
-             gpu::RenderPath path);
+             gpu::RenderPath path, VkFormat format = VK_FORMAT_R8G8B8A8_UNORM);
     AppImage(const AppImage&) = delete;
     AppImage& operator=(const AppImage&) = delete;
     // Waits for its own submissions, then destroys the image and its buffers.
@@ -72,6 +73,7 @@ private:
     const gpu::HostDevice& host_;
     std::uint32_t width_, height_;
     std::uint64_t generation_;
+    VkFormat format_;
     VkImage image_ = VK_NULL_HANDLE;
     VkImageView view_ = VK_NULL_HANDLE;
     VkDeviceMemory image_memory_ = VK_NULL_HANDLE;
@@ -80,6 +82,32 @@ private:
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkCommandBuffer commands_[2] = {};
     VkFence filled_ = VK_NULL_HANDLE, copied_ = VK_NULL_HANDLE;  // signalled when no fill, no copy out is pending
+};
+
+// The application's command buffers, `count` of them, and a fence per buffer for its own waits: what it records the
+// renderer's frames into (Renderer::record_onto).
+class AppCommands {
+public:
+    AppCommands(const gpu::HostDevice& host, std::uint32_t count);
+    AppCommands(const AppCommands&) = delete;
+    AppCommands& operator=(const AppCommands&) = delete;
+    // Waits until the queue is idle, then destroys the command buffers and fences.
+    ~AppCommands();
+
+    // Command buffer `k`, reset and begun.
+    VkCommandBuffer begin(std::uint32_t k);
+    // Ends command buffer `k` and submits it to the lent queue, signalling `frame`'s value, and fence `k`.
+    void submit(std::uint32_t k, const gpu::RecordedFrame& frame);
+    // Command buffer `k` as it is (recording, when begun and not yet submitted).
+    VkCommandBuffer buffer(std::uint32_t k) const { return buffers_[k]; }
+    // Waits for the submission of command buffer `k`.
+    void wait(std::uint32_t k);
+
+private:
+    const gpu::HostDevice& host_;
+    VkCommandPool pool_ = VK_NULL_HANDLE;
+    std::vector<VkCommandBuffer> buffers_;
+    std::vector<VkFence> fences_;
 };
 
 // The two backgrounds as the application's image holds them: premultiplied RGBA8, the left half k_left (columns
@@ -92,6 +120,12 @@ std::vector<std::uint8_t> drawn_over_two_backgrounds(gpu::Renderer& own,
                                                      std::span<const gpu::CharacterDraw> characters,
                                                      const gpu::Camera2D& camera, std::uint32_t width,
                                                      std::uint32_t height, gpu::RenderPath path);
+
+// How many pixels of two straight RGBA8 images differ by more than `steps` in some channel of their premultiplied
+// values (each colour times its pixel's alpha / 255, rounded: what the images held before readback divided by alpha,
+// within its rounding).
+std::uint32_t pixels_off_by_more_than(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b,
+                                      int steps);
 
 // How many pixels of two straight RGBA8 images differ in any channel.
 std::uint32_t pixels_differing(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b);

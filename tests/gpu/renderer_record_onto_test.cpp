@@ -26,67 +26,6 @@ namespace {
 
 using namespace spinegpu::gpu;
 
-// The application's command buffers, `count` of them, and a fence per buffer for its own waits.
-class AppCommands {
-public:
-    AppCommands(const HostDevice& host, std::uint32_t count) : host_(host), buffers_(count), fences_(count) {
-        VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-        pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-        pool.queueFamilyIndex = host.queue_family;
-        EXPECT_EQ(vkCreateCommandPool(host.device, &pool, nullptr, &pool_), VK_SUCCESS);
-        VkCommandBufferAllocateInfo buffers{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        buffers.commandPool = pool_;
-        buffers.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        buffers.commandBufferCount = count;
-        EXPECT_EQ(vkAllocateCommandBuffers(host.device, &buffers, buffers_.data()), VK_SUCCESS);
-        VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        for (VkFence& f : fences_) vkCreateFence(host.device, &fence, nullptr, &f);
-    }
-    AppCommands(const AppCommands&) = delete;
-    AppCommands& operator=(const AppCommands&) = delete;
-    ~AppCommands() {
-        vkQueueWaitIdle(host_.queue);
-        for (VkFence f : fences_) vkDestroyFence(host_.device, f, nullptr);
-        vkDestroyCommandPool(host_.device, pool_, nullptr);
-    }
-
-    // Command buffer `k`, reset and begun.
-    VkCommandBuffer begin(std::uint32_t k) {
-        vkResetCommandBuffer(buffers_[k], 0);
-        VkCommandBufferBeginInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        vkBeginCommandBuffer(buffers_[k], &info);
-        return buffers_[k];
-    }
-    // Ends command buffer `k` and submits it to the lent queue, signalling `frame`'s value, and fence `k`.
-    void submit(std::uint32_t k, const RecordedFrame& frame) {
-        vkEndCommandBuffer(buffers_[k]);
-        VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-        values.signalSemaphoreValueCount = 1;
-        values.pSignalSemaphoreValues = &frame.value;
-        VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-        info.pNext = &values;
-        info.commandBufferCount = 1;
-        info.pCommandBuffers = &buffers_[k];
-        info.signalSemaphoreCount = 1;
-        info.pSignalSemaphores = &frame.semaphore;
-        vkResetFences(host_.device, 1, &fences_[k]);
-        EXPECT_EQ(vkQueueSubmit(host_.queue, 1, &info, fences_[k]), VK_SUCCESS);
-    }
-    // Command buffer `k` as it is (recording, when begun and not yet submitted).
-    VkCommandBuffer buffer(std::uint32_t k) const { return buffers_[k]; }
-    // Waits for the submission of command buffer `k`.
-    void wait(std::uint32_t k) {
-        EXPECT_EQ(vkWaitForFences(host_.device, 1, &fences_[k], VK_TRUE, ~std::uint64_t{0}), VK_SUCCESS);
-    }
-
-private:
-    const HostDevice& host_;
-    VkCommandPool pool_ = VK_NULL_HANDLE;
-    std::vector<VkCommandBuffer> buffers_;
-    std::vector<VkFence> fences_;
-};
-
 // On every path, onto an image left in each of four layouts in turn, with the application's fill before the frame
 // and its copy out after it in the same command buffer: the copy equals, pixel for pixel, what a renderer on its own
 // device draws over each half's background. Each frame's value is the next of one timeline semaphore, and its GPU

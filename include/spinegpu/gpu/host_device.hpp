@@ -78,15 +78,17 @@ struct FrameImage {
 // over the pixels already there with its blend mode, as on the renderer's own target: a multiply or screen slot over
 // the application's background multiplies or screens that background, which compositing a frame drawn apart
 // (FrameImage) cannot do where the frame is transparent. Requirements (the checked ones: a refusal names the field):
-// - `image` holds premultiplied colour, VK_FORMAT_R8G8B8A8_UNORM (colours encoded as the atlas pages' are; the only
-//   format taken), single-sampled, and was made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and
-//   cpu paths, VK_IMAGE_USAGE_STORAGE_BIT for gpu_tiles; its mipmap level 0 and array layer 0 are drawn onto, and are
+// - `image` holds premultiplied colour, VK_FORMAT_R8G8B8A8_UNORM, or VK_FORMAT_B8G8R8A8_UNORM (the same colours in
+//   another byte order, as swapchain images often are) on the gpu, gpu_vertex and cpu paths (colours encoded as the
+//   atlas pages' are, as both formats take them; the first frame onto a BGRA8 image makes its render pass and
+//   pipelines), single-sampled, and was made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and cpu
+//   paths, VK_IMAGE_USAGE_STORAGE_BIT for gpu_tiles; its mipmap level 0 and array layer 0 are drawn onto, and are
 //   `width` x `height` pixels; `view` is a 2D view of just those, colour aspect, of `format` itself, unswizzled;
 // - when the frame's commands run it is in `layout` (not UNDEFINED or PREINITIALIZED, which would discard it), and
 //   it is left in `layout`;
 // - `generation` changes whenever `image` or `view` is made anew (a handle value may be reused): the renderer keeps
-//   a framebuffer and a descriptor for the image per frame slot and remakes them when the image, view, size or
-//   generation differs from that slot's last.
+//   a framebuffer and a descriptor for the image per frame slot and remakes them when the image, view, format, size
+//   or generation differs from that slot's last.
 // The frame's commands, submitted to the queue by draw_onto (or recorded by record_onto: "before" and "after" then take
 // in the application's own commands in that command buffer, and frames go into the queue in the order submitted, not
 // called), first wait for every command submitted before them and make their writes available (so the application's
