@@ -101,7 +101,8 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, Signal
             return make_error("renderer", call,
                               frame + ", recorded into this same command buffer, holds the frame slot that this "
                                       "frame needs: record at most frames_in_flight() frames into one command "
-                                      "buffer (RendererDesc::frames_in_flight)");
+                                      "buffer (RendererDesc::frames_in_flight), or, when that frame was dropped and "
+                                      "the buffer reset, signal its value from the host first (RecordedFrame)");
         VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
         wait.semaphoreCount = 1;
         wait.pSemaphores = &timeline;
@@ -265,7 +266,7 @@ Result<Image> Renderer::read_back() {
         return make_error("renderer", "read_back",
                           "no frame has been drawn into the renderer's own target (draw; draw_onto's frames are in the "
                           "application's images)");
-    if (Result<FrameStats> done = finish(); !done) return done.error();
+    if (Result<void> done = m.wait_all("read_back"); !done) return done.error();
     Result<void> copied = m.submit_once([&](VkCommandBuffer cb) {
         // After every earlier command: the frame, and on the application's device its use of the image, which it
         // has put back in TRANSFER_SRC_OPTIMAL (FrameImage).

@@ -1,8 +1,7 @@
 // The raster paths' render passes and graphics pipelines, for the renderer's own RGBA8 target and for the
 // application's images of each colour format taken (Renderer::draw_onto, record_onto).
 #include <array>
-#include <cstdlib>
-#include <cstring>
+#include <cassert>
 
 #include "renderer_impl.hpp"
 #include "shaders.hpp"
@@ -41,8 +40,10 @@ Result<void> Renderer::Impl::make_render_pass(VkFormat format, bool load, VkRend
     pass_info.pSubpasses = &subpass;
     pass_info.dependencyCount = static_cast<std::uint32_t>(deps.size());
     pass_info.pDependencies = deps.data();
-    if (VkResult r = vkCreateRenderPass(context->device, &pass_info, nullptr, &out); r != VK_SUCCESS)
+    VkRenderPass made = VK_NULL_HANDLE;
+    if (VkResult r = vkCreateRenderPass(context->device, &pass_info, nullptr, &made); r != VK_SUCCESS)
         return vk_error("vkCreateRenderPass", r);
+    out = made;
     return {};
 }
 
@@ -58,9 +59,8 @@ Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& 
     std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
     stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, *vert,
                  "main", nullptr};
-    // Diagnostics: SPINEGPU_DIAGNOSE_FLAT=1 builds the fragment shader without its texture fetch (draw.frag).
-    const char* flat_env = std::getenv("SPINEGPU_DIAGNOSE_FLAT");
-    const VkBool32 flat = flat_env != nullptr && std::strcmp(flat_env, "1") == 0 ? VK_TRUE : VK_FALSE;
+    // Diagnostics (read by create_pipelines): the fragment shader without its texture fetch (draw.frag).
+    const VkBool32 flat = diagnose_flat ? VK_TRUE : VK_FALSE;
     const VkSpecializationMapEntry flat_entry{0, 0, sizeof(VkBool32)};
     const VkSpecializationInfo flat_info{1, &flat_entry, sizeof(flat), &flat};
     stages[1] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
@@ -87,10 +87,9 @@ Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& 
     blend.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
     blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_SRC1_ALPHA;
     blend.alphaBlendOp = VK_BLEND_OP_ADD;
-    // Diagnostics: SPINEGPU_DIAGNOSE_PLAIN_BLEND=1 blends as plain premultiplied normal (ONE, 1 - src alpha) for
-    // every slot, to tell the cost of dual-source blending when profiling. Wrong pixels for other blend modes.
-    const char* plain = std::getenv("SPINEGPU_DIAGNOSE_PLAIN_BLEND");
-    if (plain != nullptr && std::strcmp(plain, "1") == 0) {
+    // Diagnostics (read by create_pipelines): every slot blended as plain premultiplied normal (ONE, 1 - src alpha),
+    // to tell the cost of dual-source blending when profiling. Wrong pixels for other blend modes.
+    if (diagnose_plain_blend) {
         blend.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
         blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
     }
@@ -129,15 +128,23 @@ Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& 
     return {};
 }
 
-
 Result<DrawPasses> Renderer::Impl::draw_passes(VkFormat format) {
     if (format == VK_FORMAT_R8G8B8A8_UNORM) return DrawPasses{load_render_pass, draw_pipeline, collapse_pipeline};
-    DrawPasses& passes = bgra_passes;  // (the only other format taken: HostImage)
-    if (passes.load == VK_NULL_HANDLE) {
-        if (Result<void> r = make_render_pass(format, true, passes.load); !r) return r.error();
-        if (Result<void> r = make_draw_pipelines(passes.load, passes.draw, passes.collapse); !r) return r.error();
+    assert(format == VK_FORMAT_B8G8R8A8_UNORM);  // (the only other format taken: check_onto)
+    if (bgra_passes.collapse != VK_NULL_HANDLE) return bgra_passes;
+    // All three, or none kept: a failure leaves the next frame onto such an image to try again.
+    DrawPasses made;
+    Result<void> r = make_render_pass(format, true, made.load);
+    if (r) r = make_draw_pipelines(made.load, made.draw, made.collapse);
+    if (!r) {
+        VkDevice d = context->device;
+        for (VkPipeline p : {made.draw, made.collapse})
+            if (p != VK_NULL_HANDLE) vkDestroyPipeline(d, p, nullptr);
+        if (made.load != VK_NULL_HANDLE) vkDestroyRenderPass(d, made.load, nullptr);
+        return r.error();
     }
-    return passes;
+    bgra_passes = made;
+    return bgra_passes;
 }
 
 }  // namespace spinegpu::gpu

@@ -1,10 +1,11 @@
-// The renderer's state, shared by renderer_setup.cpp (device objects, static upload) and renderer.cpp (frames).
+// The renderer's state, shared by renderer_setup.cpp, renderer_draw_pipelines.cpp and renderer_upload.cpp (device
+// objects, static upload) and renderer.cpp, renderer_frame.cpp and renderer_record.cpp (frames).
 #pragma once
 
-#include <chrono>
 #include <vulkan/vulkan.h>
 
 #include <array>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -87,6 +88,10 @@ SignalDeadline signal_deadline();
 // low 32 bits) first thing, and that the host clears before recording: whether the application's submission ran.
 inline constexpr std::uint32_t k_ran_word = 16;
 
+// The words of a slot's `counters` that the tile path clears and counts in (FrameSlot::counters).
+inline constexpr std::uint32_t k_tile_counter_words = 5;
+static_assert(k_ran_word >= k_tile_counter_words, "the ran mark lies past the tile path's counters");
+
 // Whether the device can run the tile rasterizer (RenderPath::gpu_tiles): 64-bit integers and floats and subgroup
 // votes in compute shaders, and k_tile_shared_memory_bytes of shared memory per workgroup.
 bool tile_rasterizer_supported(const VkContext& context);
@@ -114,9 +119,10 @@ struct FrameSlot {
     GpuBuffer cpu_vertices, cpu_indices;  // CPU path output (host visible, mapped)
     GpuBuffer gpu_vertices, gpu_indices;  // skinning pass output (device local)
     GpuBuffer tile_bits;                  // RenderPath::gpu_tiles: per tile, a bit per visible character
-    GpuBuffer counters;                   // RenderPath::gpu_tiles (host visible): [0] pixels shaded, [1] tile mask
-                                          // words allocated, [2] words asked for / k_tile_mask_demand_unit, [3]
-                                          // characters in view without masks, [4] a loop guard tripped (llvmpipe)
+    // Host visible, 4,096 bytes. RenderPath::gpu_tiles (the first k_tile_counter_words): [0] pixels shaded, [1] tile
+    // mask words allocated, [2] words asked for / k_tile_mask_demand_unit, [3] characters in view without masks, [4] a
+    // loop guard tripped (llvmpipe). Frames recorded by record_onto: [k_ran_word], the mark that the frame ran.
+    GpuBuffer counters;
     GpuBuffer triangles, triangle_boxes;  // RenderPath::gpu_tiles: every triangle set up, and its pixel box
     GpuBuffer character_tiles, tile_masks;  // RenderPath::gpu_tiles: per character where its triangle masks are;
                                             // the pool they are allocated from
@@ -160,6 +166,7 @@ struct Renderer::Impl {
     VkRenderPass render_pass = VK_NULL_HANDLE;       // the own target: cleared, left for readback
     VkRenderPass load_render_pass = VK_NULL_HANDLE;  // the application's image (draw_onto): loaded, kept in place
     DrawPasses bgra_passes;  // for the application's B8G8R8A8_UNORM images: made by the first frame onto one
+    bool diagnose_flat = false, diagnose_plain_blend = false;  // the graphics pipelines' diagnostics (create_pipelines)
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
     VkCommandPool command_pool = VK_NULL_HANDLE;
     VkQueryPool queries = VK_NULL_HANDLE;

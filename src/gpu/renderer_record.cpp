@@ -51,10 +51,9 @@ void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescript
     vkCmdBeginRenderPass(cb, &pass, VK_SUBPASS_CONTENTS_INLINE);
     if (index_total > 0) {
         // (The application's image: the pipelines made for its format's render pass.)
-        const DrawPasses passes =
-            to.host != nullptr ? f.host_passes : DrawPasses{m.render_pass, m.draw_pipeline, m.collapse_pipeline};
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                          path == RenderPath::gpu_vertex ? passes.collapse : passes.draw);
+        const VkPipeline draw = to.host != nullptr ? f.host_passes.draw : m.draw_pipeline;
+        const VkPipeline collapse = to.host != nullptr ? f.host_passes.collapse : m.collapse_pipeline;
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, path == RenderPath::gpu_vertex ? collapse : draw);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, m.draw_layout, 0, 1, &set, 0, nullptr);
         VkViewport viewport{0, 0, static_cast<float>(to.width), static_cast<float>(to.height), 0, 1};
         VkRect2D scissor{{0, 0}, {to.width, to.height}};
@@ -232,7 +231,8 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
         vkBeginCommandBuffer(cb, &begin);
     } else {
-        // The mark that the application's submission ran (wait_slot reads it once the value has come).
+        // The mark that the application's submission ran (wait_slot reads it once the value has come). (Compute
+        // shaders in the barrier's second scope: the tile path binds the whole buffer, whose other words they write.)
         static_cast<std::uint32_t*>(f.counters.mapped)[k_ran_word] = 0;
         vkCmdFillBuffer(cb, f.counters.buffer, k_ran_word * 4, 4, static_cast<std::uint32_t>(m.frames_submitted + 1));
         VkMemoryBarrier marked{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -252,7 +252,7 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
     VkDescriptorSet set = !packs ? f.set_cpu : tiles && to.host != nullptr ? f.set_onto : f.set_gpu;
     f.tiles = tiles;
     if (tiles) {
-        vkCmdFillBuffer(cb, f.counters.buffer, 0, 20, 0);
+        vkCmdFillBuffer(cb, f.counters.buffer, 0, k_tile_counter_words * 4, 0);
         if (counts.tile_bytes > 0) vkCmdFillBuffer(cb, f.tile_bits.buffer, 0, counts.tile_bytes, 0);
         VkMemoryBarrier cleared{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         cleared.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;

@@ -76,6 +76,8 @@ Renderer::Impl::~Impl() {
     if (small_skin_pipeline) vkDestroyPipeline(d, small_skin_pipeline, nullptr);
     if (draw_pipeline) vkDestroyPipeline(d, draw_pipeline, nullptr);
     if (collapse_pipeline) vkDestroyPipeline(d, collapse_pipeline, nullptr);
+    if (bgra_passes.draw) vkDestroyPipeline(d, bgra_passes.draw, nullptr);
+    if (bgra_passes.collapse) vkDestroyPipeline(d, bgra_passes.collapse, nullptr);
     if (raster_pipeline) vkDestroyPipeline(d, raster_pipeline, nullptr);
     if (raster_onto_pipeline) vkDestroyPipeline(d, raster_onto_pipeline, nullptr);
     if (triangle_pipeline) vkDestroyPipeline(d, triangle_pipeline, nullptr);
@@ -86,8 +88,6 @@ Renderer::Impl::~Impl() {
     if (set_layout) vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
     if (render_pass) vkDestroyRenderPass(d, render_pass, nullptr);
     if (load_render_pass) vkDestroyRenderPass(d, load_render_pass, nullptr);
-    if (bgra_passes.draw) vkDestroyPipeline(d, bgra_passes.draw, nullptr);
-    if (bgra_passes.collapse) vkDestroyPipeline(d, bgra_passes.collapse, nullptr);
     if (bgra_passes.load) vkDestroyRenderPass(d, bgra_passes.load, nullptr);
 }
 
@@ -159,6 +159,13 @@ Result<void> Renderer::Impl::create_pipelines() {
 
     // The own target's render pass (cleared), the application's RGBA8 images' (loaded: draw_onto, record_onto), which
     // is compatible with it, and the graphics pipelines that draw in both.
+    // Diagnostics, for every format's pipelines: SPINEGPU_DIAGNOSE_FLAT=1 builds the fragment shader without its
+    // texture fetch, SPINEGPU_DIAGNOSE_PLAIN_BLEND=1 blends every slot as plain premultiplied normal.
+    for (auto [name, flag] : {std::pair{"SPINEGPU_DIAGNOSE_FLAT", &diagnose_flat},
+                              std::pair{"SPINEGPU_DIAGNOSE_PLAIN_BLEND", &diagnose_plain_blend}}) {
+        const char* value = std::getenv(name);
+        *flag = value != nullptr && std::strcmp(value, "1") == 0;
+    }
     if (Result<void> r = make_render_pass(VK_FORMAT_R8G8B8A8_UNORM, false, render_pass); !r) return r;
     if (Result<void> r = make_render_pass(VK_FORMAT_R8G8B8A8_UNORM, true, load_render_pass); !r) return r;
     return make_draw_pipelines(render_pass, draw_pipeline, collapse_pipeline);

@@ -196,8 +196,8 @@ TEST(RendererOnHostDevice, frames_onto_application_images_and_into_its_own_targe
 
 // A BGRA8 UNORM image (as swapchains often are) takes the same colours in another byte order: on the raster paths,
 // each frame onto one, by draw_onto or record_onto, is what a renderer on its own device draws over the same
-// backgrounds, with frames onto an RGBA8 image between them in the same frame slots (each slot's framebuffer made
-// anew for the other format), which stay equal to it pixel for pixel. (lavapipe blends into a BGRA8 attachment
+// backgrounds, with frames onto an RGBA8 image between them, which stay equal to it pixel for pixel; in the second
+// round in the other order, so that each frame slot draws onto both images. (lavapipe blends into a BGRA8 attachment
 // through other code than into an RGBA8 one, and rounds a dozen of the crowd's pixels the other way: a premultiplied
 // channel of the BGRA8 image may be 1/255 off, none more; on a hardware driver the two must be equal.)
 TEST(RendererOnHostDevice, draws_onto_a_bgra_image_the_colours_it_draws_onto_an_rgba_one) {
@@ -229,7 +229,7 @@ TEST(RendererOnHostDevice, draws_onto_a_bgra_image_the_colours_it_draws_onto_an_
                 }
             };
             for (int round = 0; round < 2; ++round) {
-                for (AppImage* image : {&bgra, &rgba}) {
+                for (AppImage* image : {round == 0 ? &bgra : &rgba, round == 0 ? &rgba : &bgra}) {
                     image->fill(two_backgrounds(k_width, k_height), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
                     Result<FrameStats> drawn = lent->draw_onto(image->target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
                                                                crowd, scenes.crowd_camera, path);

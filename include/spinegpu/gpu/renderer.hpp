@@ -200,7 +200,8 @@ public:
     // submission's signal), and the first frame, when finalize was not called, uploads the skeleton types and waits
     // for the queue to go idle. Fails as draw_onto does, for a null `commands`, on a device made without timeline
     // semaphores (HostDevice::timeline_semaphore), and when the slot's frame was recorded into `commands` itself and
-    // not yet signalled; a failure records nothing into `commands`.
+    // not yet signalled (more frames into one buffer than frames in flight, or a dropped frame's buffer reset and
+    // recorded again before its value was signalled); a failure records nothing into `commands`.
     Result<RecordedFrame> record_onto(VkCommandBuffer_T* commands, const HostImage& target,
                                       std::span<const CharacterDraw> characters, const Camera2D& camera,
                                       RenderPath path, PoseJob poses = {});
@@ -217,6 +218,7 @@ public:
 
     // The stats of the frame most recently waited for (by a draw that reuses its slot, finish or read_back), its
     // gpu_ms included: with two frames in flight, draw N knows frame N - 2's, without waiting for more. None before.
+    // (A frame recorded by record_onto and dropped unsubmitted never ran, and is not reported.)
     std::optional<FrameStats> last_finished() const;
 
     // Waits for every frame and returns the renderer's own target, holding the last frame draw() drew into it, as
