@@ -88,7 +88,7 @@ std::uint64_t signal_timeout_ns() {
     return ms && *ms < 3'600'000 ? *ms * 1'000'000 : 30'000'000'000;
 }
 
-Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, SignalDeadline deadline,
+Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, std::optional<SignalDeadline> deadline,
                                        VkCommandBuffer into) {
     if (!slot.pending) return {};
     const bool recorded = slot.signal != 0;
@@ -107,14 +107,15 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, Signal
         wait.semaphoreCount = 1;
         wait.pSemaphores = &timeline;
         wait.pValues = &slot.signal;
-        const auto left = deadline.at - std::chrono::steady_clock::now();
+        if (!deadline) deadline = signal_deadline();  // (read only when a recorded frame is waited for)
+        const auto left = deadline->at - std::chrono::steady_clock::now();
         const auto timeout = std::max<std::int64_t>(
             0, std::chrono::duration_cast<std::chrono::nanoseconds>(left).count());
         const VkResult r = vkWaitSemaphores(context->device, &wait, static_cast<std::uint64_t>(timeout));
         if (r == VK_TIMEOUT)
             return make_error("renderer", call,
                               frame + ", recorded into the application's command buffer by record_onto, has not "
-                                      "signalled within " + std::to_string(deadline.total_ns / 1'000'000) +
+                                      "signalled within " + std::to_string(deadline->total_ns / 1'000'000) +
                                       " ms: submit each recorded command buffer once, in the order recorded, "
                                       "signalling its value (host_device.hpp, RecordedFrame)");
         if (r != VK_SUCCESS) return vk_error("vkWaitSemaphores", r);

@@ -267,10 +267,11 @@ struct Renderer::Impl {
     Result<void> record_frame(FrameSlot& f, const FrameTarget& to, std::span<const CharacterDraw> characters,
                               const Camera2D& camera, RenderPath path, const FrameCounts& counts);
     // Waits for the slot's last frame, if any: its fence, or for a frame recorded into the application's command
-    // buffer (record_onto) its timeline value, until `deadline`; then reads its GPU figures into its stats and
-    // last_finished (none for a recorded frame that never ran). Fails, naming `call`, when the value does not come by
-    // then, or at once when that frame was recorded into `into` itself, leaving the slot pending.
-    Result<void> wait_slot(FrameSlot& slot, const char* call, SignalDeadline deadline,
+    // buffer (record_onto) its timeline value, until `deadline` (none: signal_deadline(), taken only then); then reads
+    // its GPU figures into its stats and last_finished (none for a recorded frame that never ran). Fails, naming
+    // `call`, when the value does not come by then, or at once when that frame was recorded into `into` itself,
+    // leaving the slot pending.
+    Result<void> wait_slot(FrameSlot& slot, const char* call, std::optional<SignalDeadline> deadline,
                            VkCommandBuffer into = VK_NULL_HANDLE);
     // Waits for every slot, oldest frame first (so that last_finished is the newest), all within one deadline; the
     // first error, after all, naming `call`.
