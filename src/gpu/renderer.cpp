@@ -91,6 +91,8 @@ std::uint64_t signal_timeout_ns() {
 Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, std::optional<SignalDeadline> deadline,
                                        VkCommandBuffer into) {
     if (!slot.pending) return {};
+    // (A frame prepared for the application's render pass and not yet drawn is dropped by waiting for it.)
+    if (awaiting_draw && &slot == &frames[awaiting_draw->slot]) awaiting_draw.reset();
     const bool recorded = slot.signal != 0;
     std::uint64_t reached = 0;  // (a later frame's signal covers an earlier frame's, dropped or not yet waited for)
     if (recorded && (vkGetSemaphoreCounterValue(context->device, timeline, &reached) != VK_SUCCESS ||
@@ -228,15 +230,14 @@ Result<FrameStats> Renderer::draw_onto(const HostImage& target, std::span<const 
                              poses);
 }
 
-Result<RecordedFrame> Renderer::record_onto(VkCommandBuffer commands, const HostImage& target,
-                                            std::span<const CharacterDraw> characters, const Camera2D& camera,
-                                            RenderPath path, PoseJob poses) {
-    Impl& m = *impl_;
-    if (Result<void> r = check_onto(m, target, path, "record_onto"); !r) return r.error();
-    if (commands == VK_NULL_HANDLE)
-        return make_error("renderer", "record_onto", "the command buffer is VK_NULL_HANDLE");
+namespace {
+
+// What record_onto and record_for_pass (named `call`) need besides their target: a command buffer, and a device with
+// timeline semaphores, the renderer's semaphore made on it (the first call makes it).
+Result<void> prepare_recording(Renderer::Impl& m, VkCommandBuffer commands, const char* call) {
+    if (commands == VK_NULL_HANDLE) return make_error("renderer", call, "the command buffer is VK_NULL_HANDLE");
     if (!m.context->timeline_semaphore)
-        return make_error("renderer", "record_onto",
+        return make_error("renderer", call,
                           "the application's device was made without timeline semaphores "
                           "(HostDevice::timeline_semaphore), which the submissions of recorded frames signal: enable "
                           "VkPhysicalDeviceVulkan12Features::timelineSemaphore in vkCreateDevice");
@@ -248,8 +249,70 @@ Result<RecordedFrame> Renderer::record_onto(VkCommandBuffer commands, const Host
         if (VkResult r = vkCreateSemaphore(m.context->device, &info, nullptr, &m.timeline); r != VK_SUCCESS)
             return vk_error("vkCreateSemaphore", r);
     }
+    return {};
+}
+
+// record_for_pass's refusals: a renderer on its own device, the tile path, or a `pass` that breaks HostPass's checked
+// requirements.
+Result<void> check_pass(const Renderer::Impl& m, const HostPass& pass, RenderPath path) {
+    auto refuse = [](const std::string& why) { return make_error("renderer", "record_for_pass", why); };
+    if (!m.context->borrowed)
+        return refuse("this renderer made its own device, on which no render pass of the application's can be: lend "
+                      "it yours (RendererDesc::host)");
+    if (path == RenderPath::gpu_tiles)
+        return refuse("the gpu-tiles path draws in compute, which no render pass can hold: draw in the application's "
+                      "render pass through the gpu path, or onto its image through gpu-tiles (record_onto)");
+    if (pass.render_pass == VK_NULL_HANDLE) return refuse("HostPass::render_pass is VK_NULL_HANDLE");
+    VkFormatProperties properties{};
+    vkGetPhysicalDeviceFormatProperties(m.context->physical, pass.format, &properties);
+    const std::string format = "HostPass::format is " + std::to_string(static_cast<int>(pass.format));
+    if ((properties.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT) == 0)
+        return refuse(format + ", which this device does not blend into as a colour attachment");
+    switch (pass.format) {
+        case VK_FORMAT_R8_SRGB: case VK_FORMAT_R8G8_SRGB: case VK_FORMAT_R8G8B8_SRGB: case VK_FORMAT_B8G8R8_SRGB:
+        case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_B8G8R8A8_SRGB: case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
+            return refuse(format + ", an sRGB format: blending there happens in linear light, which the renderer's "
+                                   "colours (encoded as the atlas pages' are) are not; use a UNORM format");
+        default: break;
+    }
+    const VkPhysicalDeviceLimits& limits = m.context->properties.limits;
+    const auto samples = static_cast<std::uint32_t>(pass.samples);
+    if (samples == 0 || (samples & (samples - 1)) != 0 || (limits.framebufferColorSampleCounts & samples) == 0)
+        return refuse("HostPass::samples is " + std::to_string(samples) +
+                      ", not one sample count this device's framebuffers take");
+    const VkRect2D& area = pass.area;
+    if (area.offset.x < 0 || area.offset.y < 0 || area.extent.width == 0 || area.extent.height == 0 ||
+        std::uint64_t{area.extent.width} + static_cast<std::uint32_t>(area.offset.x) > limits.maxFramebufferWidth ||
+        std::uint64_t{area.extent.height} + static_cast<std::uint32_t>(area.offset.y) > limits.maxFramebufferHeight)
+        return refuse("HostPass::area is " + std::to_string(area.extent.width) + "x" +
+                      std::to_string(area.extent.height) + " at (" + std::to_string(area.offset.x) + ", " +
+                      std::to_string(area.offset.y) +
+                      "): empty, at a negative offset or past the largest framebuffer the device allows");
+    return {};
+}
+
+}  // namespace
+
+Result<RecordedFrame> Renderer::record_onto(VkCommandBuffer commands, const HostImage& target,
+                                            std::span<const CharacterDraw> characters, const Camera2D& camera,
+                                            RenderPath path, PoseJob poses) {
+    Impl& m = *impl_;
+    if (Result<void> r = check_onto(m, target, path, "record_onto"); !r) return r.error();
+    if (Result<void> r = prepare_recording(m, commands, "record_onto"); !r) return r.error();
     Result<FrameStats> stats = m.draw_frame(FrameTarget{&target, target.width, target.height, Color{}, commands},
                                             characters, camera, path, poses);
+    if (!stats) return stats.error();
+    return RecordedFrame{*stats, m.timeline, m.timeline_value};
+}
+
+Result<RecordedFrame> Renderer::record_for_pass(VkCommandBuffer commands, const HostPass& pass,
+                                                std::span<const CharacterDraw> characters, const Camera2D& camera,
+                                                RenderPath path, PoseJob poses) {
+    Impl& m = *impl_;
+    if (Result<void> r = check_pass(m, pass, path); !r) return r.error();
+    if (Result<void> r = prepare_recording(m, commands, "record_for_pass"); !r) return r.error();
+    FrameTarget to{nullptr, pass.area.extent.width, pass.area.extent.height, Color{}, commands, &pass};
+    Result<FrameStats> stats = m.draw_frame(to, characters, camera, path, poses);
     if (!stats) return stats.error();
     return RecordedFrame{*stats, m.timeline, m.timeline_value};
 }

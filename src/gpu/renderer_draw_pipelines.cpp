@@ -1,5 +1,6 @@
-// The raster paths' render passes and graphics pipelines, for the renderer's own RGBA8 target and for the
-// application's images of each colour format taken (Renderer::draw_onto, record_onto).
+// The raster paths' render passes and graphics pipelines, for the renderer's own RGBA8 target, for the application's
+// images of each colour format taken (Renderer::draw_onto, record_onto) and for the application's own subpasses
+// (Renderer::record_for_pass).
 #include <array>
 #include <cassert>
 
@@ -47,7 +48,8 @@ Result<void> Renderer::Impl::make_render_pass(VkFormat format, bool load, VkRend
     return {};
 }
 
-Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& draw, VkPipeline& collapse) {
+Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& draw, VkPipeline& collapse,
+                                                 std::uint32_t subpass, VkSampleCountFlagBits samples) {
     VkDevice d = context->device;
     Result<VkShaderModule> vert = make_module(d, draw_vert_spirv());
     if (!vert) return vert.error();
@@ -77,7 +79,9 @@ Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& 
     raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     raster.lineWidth = 1.0f;
     VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    multisample.rasterizationSamples = samples;
+    // Neither tested nor written: a depth/stencil attachment of the application's subpass is left as it is.
+    VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     // dst = src0 + dst * src1, for colour and alpha (draw.frag sets src1 per blend mode).
     VkPipelineColorBlendAttachmentState blend{};
     blend.blendEnable = VK_TRUE;
@@ -110,10 +114,12 @@ Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& 
     info.pViewportState = &viewport;
     info.pRasterizationState = &raster;
     info.pMultisampleState = &multisample;
+    info.pDepthStencilState = &depth;
     info.pColorBlendState = &blend_state;
     info.pDynamicState = &dynamic;
     info.layout = draw_layout;
     info.renderPass = pass;
+    info.subpass = subpass;
     VkResult draw_result = vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &info, nullptr, &draw);
     vkDestroyShaderModule(d, *vert, nullptr);
     Result<VkShaderModule> collapse_module = make_module(d, collapse_vert_spirv());
@@ -145,6 +151,22 @@ Result<DrawPasses> Renderer::Impl::draw_passes(VkFormat format) {
     }
     bgra_passes = made;
     return bgra_passes;
+}
+
+Result<PassPipelines> Renderer::Impl::pipelines_for(const HostPass& pass) {
+    for (const PassPipelines& p : pass_pipelines)
+        if (p.pass.render_pass == pass.render_pass && p.pass.subpass == pass.subpass && p.pass.format == pass.format &&
+            p.pass.samples == pass.samples && p.pass.generation == pass.generation)
+            return p;
+    PassPipelines made{pass};
+    if (Result<void> r = make_draw_pipelines(pass.render_pass, made.draw, made.collapse, pass.subpass, pass.samples);
+        !r) {
+        for (VkPipeline p : {made.draw, made.collapse})
+            if (p != VK_NULL_HANDLE) vkDestroyPipeline(context->device, p, nullptr);
+        return r.error();
+    }
+    pass_pipelines.push_back(made);
+    return made;
 }
 
 }  // namespace spinegpu::gpu

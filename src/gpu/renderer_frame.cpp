@@ -35,9 +35,10 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
                                               const Camera2D& camera, RenderPath path, const PoseJob& poses) {
     Impl& m = *this;
     const std::uint32_t width = to.width, height = to.height;
-    const char* const call = to.into != VK_NULL_HANDLE ? "record_onto"  // (named in errors)
-                             : to.host != nullptr      ? "draw_onto"
-                                                       : "draw";
+    const char* const call = to.pass != nullptr          ? "record_for_pass"  // (named in errors)
+                             : to.into != VK_NULL_HANDLE ? "record_onto"
+                             : to.host != nullptr        ? "draw_onto"
+                                                         : "draw";
     if (!m.finalized)
         if (Result<void> r = m.upload_static(); !r) return r.error();
     const bool packs = path != RenderPath::cpu;  // the GPU paths pack poses; the CPU path uploads vertices
@@ -71,8 +72,11 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
             m.order_seen[i] = 1;
         }
     }
-    if (to.host == nullptr)
+    if (to.host == nullptr && to.pass == nullptr)
         if (Result<void> r = m.fit_target(width, height); !r) return r.error();
+    // (The application's subpass: its pipelines made, or found, before anything is waited for or recorded.)
+    if (to.pass != nullptr)
+        if (Result<PassPipelines> r = m.pipelines_for(*to.pass); !r) return r.error();
     FrameSlot& f = m.frames[m.frame_index];
     if (Result<void> r = m.wait_slot(f, call, std::nullopt, to.into); !r) return r.error();
     const bool tiles = path == RenderPath::gpu_tiles;

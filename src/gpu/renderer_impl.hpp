@@ -37,12 +37,15 @@ inline constexpr std::uint32_t k_queries_per_frame = 3;
 
 // Where a frame is drawn (Impl::draw_frame): the renderer's own target, `width` x `height`, cleared to `background`;
 // or the application's image `host` (Renderer::draw_onto), of its size, over what it holds, recorded into the
-// application's command buffer `into` when given (Renderer::record_onto) rather than submitted.
+// application's command buffer `into` when given (Renderer::record_onto) rather than submitted; or, with `pass`, in
+// the application's render pass, `width` x `height` its area's size: recorded into `into` up to the draw, which
+// Renderer::record_in_pass records (Renderer::record_for_pass).
 struct FrameTarget {
     const HostImage* host = nullptr;
     std::uint32_t width = 0, height = 0;
     Color background;
     VkCommandBuffer into = VK_NULL_HANDLE;  // the application's command buffer to record into (record_onto), or none
+    const HostPass* pass = nullptr;
 };
 
 // What a frame's recording needs of its packing (Impl::record_frame): the draw list's length, the characters in view,
@@ -61,6 +64,32 @@ Result<VkShaderModule> make_module(VkDevice device, std::span<const std::uint32_
 struct DrawPasses {
     VkRenderPass load = VK_NULL_HANDLE;
     VkPipeline draw = VK_NULL_HANDLE, collapse = VK_NULL_HANDLE;
+};
+
+// The draw and collapse pipelines made for a subpass of the application's render pass (HostPass: its render pass,
+// subpass, format, samples and generation; its area is not part of the pipelines).
+struct PassPipelines {
+    HostPass pass;
+    VkPipeline draw = VK_NULL_HANDLE, collapse = VK_NULL_HANDLE;
+};
+
+// The frame that Renderer::record_for_pass recorded up to its draw, which Renderer::record_in_pass records into
+// `commands`: its slot, path, camera, area, index count (gpu and cpu paths), pipelines and descriptor set.
+struct AwaitingDraw {
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    std::uint32_t slot = 0;
+    RenderPath path = RenderPath::gpu;
+    Camera2D camera;
+    VkRect2D area{};
+    std::uint32_t index_total = 0;
+    VkPipeline draw = VK_NULL_HANDLE, collapse = VK_NULL_HANDLE;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+};
+
+// A run of characters in view of one skeleton type, in draw order: the vertex-shader path's instanced draw of `count`
+// instances from instance `first`.
+struct TypeRun {
+    std::uint32_t type = 0, first = 0, count = 0;
 };
 
 // Whether two HostImages are the same image: handles, format, size and generation.
@@ -166,6 +195,7 @@ struct Renderer::Impl {
     VkRenderPass render_pass = VK_NULL_HANDLE;       // the own target: cleared, left for readback
     VkRenderPass load_render_pass = VK_NULL_HANDLE;  // the application's image (draw_onto): loaded, kept in place
     DrawPasses bgra_passes;  // for the application's B8G8R8A8_UNORM images: made by the first frame onto one
+    std::vector<PassPipelines> pass_pipelines;  // for the application's subpasses (record_for_pass), as first drawn in
     bool diagnose_flat = false, diagnose_plain_blend = false;  // the graphics pipelines' diagnostics (create_pipelines)
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
     VkCommandPool command_pool = VK_NULL_HANDLE;
@@ -228,6 +258,10 @@ struct Renderer::Impl {
     std::vector<CullingMemo> culling;           // per position in the draw list: the box of one outside the view
     std::vector<std::uint32_t> vertex_offsets, index_offsets;  // CPU path: where each character's output goes
     std::vector<std::uint8_t> order_seen;       // per character: checking that a pose job's order is a permutation
+    std::vector<TypeRun> type_runs;             // gpu_vertex: the frame's runs of one type (record_frame)
+    // The frame record_for_pass prepared, until record_in_pass records its draw, or a later frame or a wait for its
+    // slot drops it.
+    std::optional<AwaitingDraw> awaiting_draw;
     static constexpr std::uint32_t k_culled = 0xFFFFFFFFu;
 
     ~Impl();
@@ -235,8 +269,12 @@ struct Renderer::Impl {
     // A render pass of one colour attachment of `format`: cleared and left for readback (the own target), or when
     // `load` loaded and kept in COLOR_ATTACHMENT_OPTIMAL (the application's images); all of one format compatible.
     Result<void> make_render_pass(VkFormat format, bool load, VkRenderPass& out);
-    // The draw and collapse graphics pipelines, made for render pass `pass` (renderer_draw_pipelines.cpp).
-    Result<void> make_draw_pipelines(VkRenderPass pass, VkPipeline& draw, VkPipeline& collapse);
+    // The draw and collapse graphics pipelines, made for subpass `subpass` of render pass `pass`, whose colour
+    // attachment has `samples` (renderer_draw_pipelines.cpp).
+    Result<void> make_draw_pipelines(VkRenderPass pass, VkPipeline& draw, VkPipeline& collapse,
+                                     std::uint32_t subpass = 0, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
+    // The pipelines for the application's subpass `pass` (record_for_pass), made on first use and kept; all or none.
+    Result<PassPipelines> pipelines_for(const HostPass& pass);
     // The render pass and pipelines for the application's images of `format` (RGBA8 or BGRA8 UNORM), made on first use.
     Result<DrawPasses> draw_passes(VkFormat format);
     // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constants 0, 1 and

@@ -23,12 +23,56 @@ namespace {
 
 constexpr std::uint32_t k_culled = Renderer::Impl::k_culled;
 
-// Records the draw through the raster pipeline: the render pass (the own target cleared to the background, or the
-// application's image loaded, taken from its layout and given back to it), then one indexed draw of the skinned or
-// CPU-built triangles, or per run of one type the vertex-shader path's instanced draws.
-void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescriptorSet set,
-                 std::span<const CharacterDraw> characters, const Camera2D& camera, const FrameTarget& to,
-                 RenderPath path, std::uint32_t index_total) {
+// Records the characters' draw calls inside a render pass: `draw` (or for gpu_vertex `collapse`) bound with the
+// frame's descriptor set and camera, the viewport and scissor on `area`, then one indexed draw of the skinned or
+// CPU-built triangles, or per run of one type (Impl::type_runs) the vertex-shader path's instanced draws.
+void record_draw_calls(Renderer::Impl& m, const FrameSlot& f, VkCommandBuffer cb, VkDescriptorSet set,
+                       VkPipeline draw, VkPipeline collapse, const Camera2D& camera, VkRect2D area, RenderPath path,
+                       std::uint32_t index_total) {
+    if (index_total == 0) return;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, path == RenderPath::gpu_vertex ? collapse : draw);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, m.draw_layout, 0, 1, &set, 0, nullptr);
+    const float width = static_cast<float>(area.extent.width), height = static_cast<float>(area.extent.height);
+    VkViewport viewport{static_cast<float>(area.offset.x), static_cast<float>(area.offset.y), width, height, 0, 1};
+    vkCmdSetViewport(cb, 0, 1, &viewport);
+    vkCmdSetScissor(cb, 0, 1, &area);
+    const float push[5] = {camera.scale, camera.ox, camera.oy, width, height};
+    vkCmdPushConstants(cb, m.draw_layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push),
+                       push);
+    if (path == RenderPath::gpu_vertex) {
+        // One instanced draw per run of characters of one type, in order (instances draw one after another).
+        vkCmdBindIndexBuffer(cb, m.collapse_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+        for (const TypeRun& run : m.type_runs) {
+            const SkeletonTypeEntry& t = m.types[run.type];
+            if (t.collapse_count > 0) vkCmdDrawIndexed(cb, t.collapse_count, run.count, t.collapse_first, 0, run.first);
+        }
+    } else if (path == RenderPath::gpu) {
+        // One indirect draw, its index count written by the places pass.
+        vkCmdBindIndexBuffer(cb, f.gpu_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+        vkCmdDrawIndexedIndirect(cb, f.draw_command.buffer, 0, 1, sizeof(GpuDrawCommand));
+    } else {
+        vkCmdBindIndexBuffer(cb, f.cpu_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+        vkCmdDrawIndexed(cb, index_total, 1, 0, 0, 0);
+    }
+}
+
+// The runs of characters in view of one skeleton type, in draw order, into Impl::type_runs (the gpu_vertex path).
+void find_type_runs(Renderer::Impl& m, std::span<const CharacterDraw> characters) {
+    m.type_runs.clear();
+    std::uint32_t drawn = 0;
+    for (std::size_t i = 0; i < characters.size(); ++i) {
+        if (m.counts[i].vertices == k_culled) continue;
+        if (m.type_runs.empty() || m.type_runs.back().type != characters[i].type)
+            m.type_runs.push_back(TypeRun{characters[i].type, drawn, 0});
+        ++m.type_runs.back().count;
+        ++drawn;
+    }
+}
+
+// Records the draw through the raster pipeline in a render pass of the renderer's: the own target cleared to the
+// background, or the application's image loaded, taken from its layout and given back to it.
+void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescriptorSet set, const Camera2D& camera,
+                 const FrameTarget& to, RenderPath path, std::uint32_t index_total) {
     VkClearValue clear{};
     clear.color.float32[0] = to.background.r * to.background.a;
     clear.color.float32[1] = to.background.g * to.background.a;
@@ -49,49 +93,10 @@ void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescript
                       VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
     if (m.statistics != VK_NULL_HANDLE) vkCmdBeginQuery(cb, m.statistics, m.frame_index, 0);
     vkCmdBeginRenderPass(cb, &pass, VK_SUBPASS_CONTENTS_INLINE);
-    if (index_total > 0) {
-        // (The application's image: the pipelines made for its format's render pass.)
-        const VkPipeline draw = to.host != nullptr ? f.host_passes.draw : m.draw_pipeline;
-        const VkPipeline collapse = to.host != nullptr ? f.host_passes.collapse : m.collapse_pipeline;
-        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, path == RenderPath::gpu_vertex ? collapse : draw);
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, m.draw_layout, 0, 1, &set, 0, nullptr);
-        VkViewport viewport{0, 0, static_cast<float>(to.width), static_cast<float>(to.height), 0, 1};
-        VkRect2D scissor{{0, 0}, {to.width, to.height}};
-        vkCmdSetViewport(cb, 0, 1, &viewport);
-        vkCmdSetScissor(cb, 0, 1, &scissor);
-        const float push[5] = {camera.scale, camera.ox, camera.oy, static_cast<float>(to.width),
-                               static_cast<float>(to.height)};
-        vkCmdPushConstants(cb, m.draw_layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                           sizeof(push), push);
-        if (path == RenderPath::gpu_vertex) {
-            // One instanced draw per run of characters of one type, in order (instances draw one after another).
-            vkCmdBindIndexBuffer(cb, m.collapse_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-            std::uint32_t drawn = 0, run_start = 0, run_type = 0;
-            auto flush = [&](std::uint32_t end) {
-                if (end == run_start) return;
-                const SkeletonTypeEntry& t = m.types[run_type];
-                if (t.collapse_count > 0)
-                    vkCmdDrawIndexed(cb, t.collapse_count, end - run_start, t.collapse_first, 0, run_start);
-            };
-            for (std::size_t i = 0; i < characters.size(); ++i) {
-                if (m.counts[i].vertices == k_culled) continue;
-                if (drawn > run_start && characters[i].type != run_type) {
-                    flush(drawn);
-                    run_start = drawn;
-                }
-                run_type = characters[i].type;
-                ++drawn;
-            }
-            flush(drawn);
-        } else if (path == RenderPath::gpu) {
-            // One indirect draw, its index count written by the places pass.
-            vkCmdBindIndexBuffer(cb, f.gpu_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-            vkCmdDrawIndexedIndirect(cb, f.draw_command.buffer, 0, 1, sizeof(GpuDrawCommand));
-        } else {
-            vkCmdBindIndexBuffer(cb, f.cpu_indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-            vkCmdDrawIndexed(cb, index_total, 1, 0, 0, 0);
-        }
-    }
+    // (The application's image: the pipelines made for its format's render pass.)
+    const VkPipeline draw = to.host != nullptr ? f.host_passes.draw : m.draw_pipeline;
+    const VkPipeline collapse = to.host != nullptr ? f.host_passes.collapse : m.collapse_pipeline;
+    record_draw_calls(m, f, cb, set, draw, collapse, camera, pass.renderArea, path, index_total);
     vkCmdEndRenderPass(cb);
     if (m.statistics != VK_NULL_HANDLE) vkCmdEndQuery(cb, m.statistics, m.frame_index);
     // Back to the application's layout, written and visible to every later command on the queue.
@@ -296,10 +301,19 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
                              0, 1, &barrier, 0, nullptr, 0, nullptr);
     }
     if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, m.queries, query + 1);
+    if (path == RenderPath::gpu_vertex) find_type_runs(m, characters);
+    m.awaiting_draw.reset();  // (a frame prepared for the application's pass and not drawn yet is dropped)
     if (tiles) {
         record_tiles(m, cb, set, counts.tile_push, to.host);
+    } else if (to.pass != nullptr) {
+        // The draw waits for record_in_pass, inside the application's render pass; so does the frame's last
+        // timestamp, which decides whether its GPU time is known.
+        Result<PassPipelines> pipelines = m.pipelines_for(*to.pass);  // (made by draw_frame already: found)
+        m.awaiting_draw = AwaitingDraw{cb, m.frame_index, path, camera, to.pass->area, index_total,
+                                       pipelines->draw, pipelines->collapse, set};
+        f.timed = false;
     } else {
-        record_draw(m, f, cb, set, characters, camera, to, path, index_total);
+        record_draw(m, f, cb, set, camera, to, path, index_total);
     }
     if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries, query + 2);
     m.submitted = true;  // (or will be, by the application)
@@ -317,8 +331,32 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
     f.pending = true;
     f.stats.frame = ++m.frames_submitted;
     m.last_frame = static_cast<std::int32_t>(m.frame_index);
-    if (to.host == nullptr) m.target_drawn = true;
+    if (to.host == nullptr && to.pass == nullptr) m.target_drawn = true;
     m.frame_index = (m.frame_index + 1) % m.frames_in_flight;
+    return {};
+}
+
+Result<void> Renderer::record_in_pass(VkCommandBuffer commands) {
+    Impl& m = *impl_;
+    if (commands == VK_NULL_HANDLE)
+        return make_error("renderer", "record_in_pass", "the command buffer is VK_NULL_HANDLE");
+    if (!m.awaiting_draw || m.awaiting_draw->commands != commands)
+        return make_error("renderer", "record_in_pass",
+                          m.awaiting_draw ? "the frame awaiting its draw was prepared in another command buffer: "
+                                            "record its draw into the one record_for_pass recorded it into"
+                                          : "no frame awaits its draw: record_for_pass prepares one, and a later "
+                                            "frame, a wait for it or its draw already recorded leaves none");
+    const AwaitingDraw a = *m.awaiting_draw;
+    m.awaiting_draw.reset();
+    FrameSlot& f = m.frames[a.slot];
+    if (m.statistics != VK_NULL_HANDLE) vkCmdBeginQuery(commands, m.statistics, a.slot, 0);
+    record_draw_calls(m, f, commands, a.set, a.draw, a.collapse, a.camera, a.area, a.path, a.index_total);
+    if (m.statistics != VK_NULL_HANDLE) vkCmdEndQuery(commands, m.statistics, a.slot);
+    if (m.queries != VK_NULL_HANDLE) {
+        vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries,
+                            a.slot * k_queries_per_frame + 2);
+        f.timed = true;
+    }
     return {};
 }
 

@@ -78,6 +78,9 @@ Renderer::Impl::~Impl() {
     if (collapse_pipeline) vkDestroyPipeline(d, collapse_pipeline, nullptr);
     if (bgra_passes.draw) vkDestroyPipeline(d, bgra_passes.draw, nullptr);
     if (bgra_passes.collapse) vkDestroyPipeline(d, bgra_passes.collapse, nullptr);
+    for (const PassPipelines& p : pass_pipelines)
+        for (VkPipeline pipeline : {p.draw, p.collapse})
+            if (pipeline != VK_NULL_HANDLE) vkDestroyPipeline(d, pipeline, nullptr);
     if (raster_pipeline) vkDestroyPipeline(d, raster_pipeline, nullptr);
     if (raster_onto_pipeline) vkDestroyPipeline(d, raster_onto_pipeline, nullptr);
     if (triangle_pipeline) vkDestroyPipeline(d, triangle_pipeline, nullptr);

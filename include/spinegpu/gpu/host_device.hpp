@@ -1,8 +1,9 @@
 // Drawing with the application's own Vulkan device (RendererDesc::host): onto the application's own image, over what it
 // holds, in a submission of the renderer's (Renderer::draw_onto) or recorded into the application's own command buffer
-// (Renderer::record_onto, RecordedFrame), or into the renderer's target, handed to the application to use
-// (Renderer::frame_image). For an engine that has its device already. Apart from renderer.hpp so that only code which
-// embeds the renderer sees the Vulkan headers.
+// (Renderer::record_onto, RecordedFrame); inside the application's own render pass (Renderer::record_for_pass and
+// record_in_pass, HostPass); or into the renderer's target, handed to the application to use (Renderer::frame_image).
+// For an engine that has its device already. Apart from renderer.hpp so that only code which embeds the renderer sees
+// the Vulkan headers.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -27,16 +28,16 @@ namespace spinegpu::gpu {
 // - `queue` from `device`, of `queue_family`, which has graphics and compute;
 // - `timeline_semaphore`: whether the device was made with timeline semaphores (VkPhysicalDeviceVulkan12Features::
 //   timelineSemaphore, or VkPhysicalDeviceTimelineSemaphoreFeatures; taken on trust, as `features`), which
-//   Renderer::record_onto needs.
+//   Renderer::record_onto and record_for_pass need.
 //
 // The renderer submits to `queue`, from the calling thread, in draw, draw_onto, finalize and read_back (and
-// record_onto, only for the upload of the first frame when finalize was not called). These wait until the queue is
-// idle, which includes what the application submitted to it before: finalize (or the first draw, draw_onto or
-// record_onto, when finalize was not called), read_back, a draw at a new target size (not the first) and the destructor
-// (once anything was submitted); so those submissions must not wait on a semaphore that the same thread signals only
-// later. Vulkan lets one thread at a time use a queue: the application keeps its other threads off `queue` during
-// those calls. The validation layer, when wanted, is the application's (enabled on its instance);
-// RendererDesc::device and ::validation, SPINEGPU_DEVICE and SPINEGPU_VALIDATION do not apply, and
+// record_onto and record_for_pass, only for the upload of the first frame when finalize was not called). These wait
+// until the queue is idle, which includes what the application submitted to it before: finalize (or the first draw,
+// draw_onto, record_onto or record_for_pass, when finalize was not called), read_back, a draw at a new target size
+// (not the first) and the destructor (once anything was submitted); so those submissions must not wait on a semaphore
+// that the same thread signals only later. Vulkan lets one thread at a time use a queue: the application keeps its
+// other threads off `queue` during those calls. The validation layer, when wanted, is the application's (enabled on
+// its instance); RendererDesc::device and ::validation, SPINEGPU_DEVICE and SPINEGPU_VALIDATION do not apply, and
 // Renderer::validation_messages counts nothing.
 struct HostDevice {
     VkInstance instance = VK_NULL_HANDLE;
@@ -110,8 +111,34 @@ struct HostImage {
     std::uint64_t generation = 0;
 };
 
-// A frame that Renderer::record_onto recorded into the application's command buffer, and what the submission of that
-// command buffer must signal:
+// A subpass of the application's own render pass that Renderer::record_for_pass and record_in_pass draw the
+// characters in, between the application's own draws there (its background before them, its interface after), as one
+// more draw of that pass: for an engine that draws its frame in its own render passes. Requirements (the checked
+// ones: a refusal names the field):
+// - `render_pass` is the application's render pass (or one compatible with it), made on the lent device, and
+//   `subpass` one of its subpasses; that subpass has exactly one colour attachment, of `format` and `samples`, and no
+//   multiview; any depth/stencil attachment of it is neither tested nor written by the characters' draw; the
+//   characters blend into the colour attachment with each slot's blend mode over what it holds, which is premultiplied
+//   colour (encoded as the atlas pages' are);
+// - `format` is a colour format the device blends into (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT), and not an
+//   sRGB one (blending there would happen in linear light, which the renderer's colours are not); `samples` one
+//   sample count the device's framebuffers take; with more than one, the draw is multisampled as the pass is;
+// - `area` is where the characters are drawn, within the render area: the camera's pixels (Camera2D) count from its
+//   top-left corner, and nothing is drawn outside it (viewport and scissor); its offset is not negative;
+// - `generation` changes whenever `render_pass` is made anew (a handle value may be reused): the renderer makes the
+//   characters' pipelines for each render pass, subpass, format and sample count it is given, on the first frame
+//   in it, and keeps them until it is destroyed.
+struct HostPass {
+    VkRenderPass render_pass = VK_NULL_HANDLE;
+    std::uint32_t subpass = 0;
+    VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+    VkRect2D area{};
+    std::uint64_t generation = 0;
+};
+
+// A frame that Renderer::record_onto (or record_for_pass, with record_in_pass) recorded into the application's command
+// buffer, and what the submission of that command buffer must signal:
 // - submit the command buffer once, to HostDevice::queue (the renderer's own submissions and idle waits are there,
 //   and order against it), signalling `semaphore` (a timeline semaphore of the renderer's) to `value` when it
 //   completes (VkTimelineSemaphoreSubmitInfo with VkSubmitInfo, or VkSemaphoreSubmitInfo with vkQueueSubmit2), in
@@ -127,7 +154,8 @@ struct HostImage {
 //   destructor waits only for what was submitted to the queue: destroy it once every recorded command buffer has been
 //   submitted, or never will be;
 // - `stats` are those draw_onto gives; gpu_ms, fragments and the tile path's counts are known once the frame is
-//   waited for (Renderer::finish, Renderer::last_finished), and stay unknown (gpu_ms -1) for a frame dropped.
+//   waited for (Renderer::finish, Renderer::last_finished), and stay unknown (gpu_ms -1) for a frame dropped, and
+//   for one of record_for_pass whose draw was never recorded.
 struct RecordedFrame {
     FrameStats stats;
     VkSemaphore semaphore = VK_NULL_HANDLE;

@@ -48,6 +48,7 @@ struct HostDevice;  // the application's own Vulkan device (host_device.hpp)
 struct FrameImage;  // the image a frame was drawn into, for that application (host_device.hpp)
 struct HostImage;   // an image of that application's, to draw onto (host_device.hpp)
 struct RecordedFrame;  // a frame recorded into that application's command buffer (host_device.hpp)
+struct HostPass;       // a subpass of that application's render pass, to draw in (host_device.hpp)
 
 // Zero means default everywhere.
 struct RendererDesc {
@@ -205,6 +206,31 @@ public:
     Result<RecordedFrame> record_onto(VkCommandBuffer_T* commands, const HostImage& target,
                                       std::span<const CharacterDraw> characters, const Camera2D& camera,
                                       RenderPath path, PoseJob poses = {});
+
+    // Records into the application's `commands` (as record_onto takes it: outside any render pass) the work of a frame
+    // that must come before its draw, which record_in_pass then records inside the application's render pass
+    // (include host_device.hpp: HostPass says what the pass must be; RecordedFrame what the submission signals): the
+    // places and skinning passes of the gpu and gpu_vertex paths (the cpu path's vertices are written here, in mapped
+    // memory). Only the raster paths: the gpu-tiles path draws in compute, which no render pass can hold. Commands the
+    // application records between the two may not use the renderer's buffers (they cannot name them); the frame's
+    // own barriers order its skinning against its draw, and nothing else: no wait for the application's earlier
+    // commands, since the frame touches none of its images before the draw, which its render pass orders. The
+    // characters are culled against HostPass::area. The stats' record_ms counts this call's recording; gpu_ms, from
+    // the frame's first command to the end of its draw, counts the application's commands between (unknown when
+    // the draw was not recorded). Waits and fails as record_onto does (and for a `pass` that breaks HostPass's checked
+    // requirements, naming the field); the first frame in a render pass, subpass, format or sample count not seen
+    // before makes the characters' two pipelines for it. A failure records nothing into `commands`.
+    Result<RecordedFrame> record_for_pass(VkCommandBuffer_T* commands, const HostPass& pass,
+                                          std::span<const CharacterDraw> characters, const Camera2D& camera,
+                                          RenderPath path, PoseJob poses = {});
+    // Records the draw of the frame that the last record_for_pass prepared into `commands`, the same command buffer,
+    // now inside the application's render pass instance at HostPass::subpass (begun with VK_SUBPASS_CONTENTS_INLINE;
+    // outside any pipeline-statistics query). It leaves the command buffer's bound graphics pipeline, descriptor sets,
+    // push constants, viewport, scissor and index buffer changed: bind yours again after. Fails, recording nothing,
+    // when no frame awaits its draw in `commands`: none was prepared, its draw was recorded already, or a frame was
+    // drawn, recorded or waited for since (any of this renderer's calls that draw or wait: the prepared frame's draw
+    // is then dropped, and it is drawn by no call). A frame whose draw is never recorded still signals its value.
+    Result<void> record_in_pass(VkCommandBuffer_T* commands);
 
     // Threads for packing poses and building the CPU path's vertices (characters are split into ranges), or null for
     // the calling thread alone. The pool must outlive its use here; the renderer runs one batch at a time on it.

@@ -1,0 +1,410 @@
+// Frames drawn inside the application's own render pass (Renderer::record_for_pass and record_in_pass, HostPass), on
+// its device. The application here is the test (app_render_pass.hpp): in one command buffer it has the renderer
+// record the frame's work before the pass, begins its pass over its image (cleared to a third colour), clears two
+// halves of the characters' area to the two backgrounds (its own draws before the characters), has the renderer
+// draw, clears a box over them (its own draw after), ends the pass and copies the image out. Inside the area every
+// pixel but the box's must be what a renderer on its own device draws over that half's background; outside it,
+// nothing drawn.
+#include <gtest/gtest.h>
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "app_render_pass.hpp"
+#include "host_image_support.hpp"
+#include "host_vulkan_support.hpp"
+#include "renderer_test_support.hpp"
+#include "spinegpu/gpu/host_device.hpp"
+#include "spinegpu/gpu/renderer.hpp"
+
+namespace spinegpu::test {
+namespace {
+
+using namespace spinegpu::gpu;
+
+// The application's image: larger than the characters' area (k_width x k_height), which lies at an offset in it.
+constexpr std::uint32_t k_image_width = k_width + 24, k_image_height = k_height + 16;
+// Opaque straight colours whose bytes are exact: the pass's clear, and the application's box drawn after the
+// characters.
+constexpr Color k_outside{0.0f, 0.6f, 0.2f, 1.0f};
+constexpr Color k_box{1.0f, 0.8f, 0.0f, 1.0f};
+
+// The box the application draws over the characters, in the middle of the area (where the crowd stands).
+VkRect2D box_in(VkRect2D area) {
+    return {{area.offset.x + 50, area.offset.y + 60}, {40, 30}};
+}
+
+// Writes opaque `c` into `rect` of the straight RGBA8 image `pixels`, `width` wide.
+void paint(std::vector<std::uint8_t>& pixels, std::uint32_t width, VkRect2D rect, Color c) {
+    const std::uint8_t bytes[4] = {static_cast<std::uint8_t>(c.r * 255 + 0.5f),
+                                   static_cast<std::uint8_t>(c.g * 255 + 0.5f),
+                                   static_cast<std::uint8_t>(c.b * 255 + 0.5f), 255};
+    for (std::uint32_t y = 0; y < rect.extent.height; ++y)
+        for (std::uint32_t x = 0; x < rect.extent.width; ++x)
+            std::memcpy(&pixels[((rect.offset.y + y) * std::size_t{width} + rect.offset.x + x) * 4], bytes, 4);
+}
+
+// How many pixels in `rect` of two straight RGBA8 images k_width wide differ.
+std::uint32_t pixels_differing_in(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b,
+                                  VkRect2D rect) {
+    std::uint32_t n = 0;
+    for (std::uint32_t y = 0; y < rect.extent.height; ++y)
+        for (std::uint32_t x = 0; x < rect.extent.width; ++x) {
+            const std::size_t i = ((rect.offset.y + y) * std::size_t{k_width} + rect.offset.x + x) * 4;
+            n += std::memcmp(&a[i], &b[i], 4) != 0 ? 1 : 0;
+        }
+    return n;
+}
+
+// The application's image after its pass: k_outside, the area holding `area_pixels` (k_width x k_height), the box
+// painted over it.
+std::vector<std::uint8_t> composed(const std::vector<std::uint8_t>& area_pixels, VkRect2D area) {
+    std::vector<std::uint8_t> out(std::size_t{k_image_width} * k_image_height * 4);
+    paint(out, k_image_width, {{0, 0}, {k_image_width, k_image_height}}, k_outside);
+    for (std::uint32_t y = 0; y < k_height; ++y)
+        std::memcpy(&out[((area.offset.y + y) * std::size_t{k_image_width} + area.offset.x) * 4],
+                    &area_pixels[y * std::size_t{k_width} * 4], k_width * 4);
+    paint(out, k_image_width, box_in(area), k_box);
+    return out;
+}
+
+// Records the application's frame into `cb` around the renderer's: the frame's work before the pass, then the pass
+// (the two backgrounds in the area's halves, the characters, the box), then the copy out. False after recording a
+// failure.
+bool record_pass_frame(Renderer& lent, VkCommandBuffer cb, const AppRenderPass& pass, AppImage& image, VkRect2D area,
+                       std::span<const CharacterDraw> characters, const Camera2D& camera, RenderPath path,
+                       RecordedFrame& recorded) {
+    Result<RecordedFrame> prepared = lent.record_for_pass(cb, pass.host_pass(area), characters, camera, path);
+    EXPECT_TRUE(prepared.ok()) << prepared.error().message();
+    if (!prepared) return false;
+    recorded = *prepared;
+    pass.begin(cb, k_outside);
+    const std::uint32_t half = k_width / 2;
+    pass.clear(cb, {area.offset, {half, k_height}}, k_left);
+    pass.clear(cb, {{area.offset.x + static_cast<std::int32_t>(half), area.offset.y}, {k_width - half, k_height}},
+               k_right);
+    Result<void> drawn = lent.record_in_pass(cb);
+    EXPECT_TRUE(drawn.ok()) << drawn.error().message();
+    pass.clear(cb, box_in(area), k_box);
+    pass.end(cb);
+    image.record_copy_out(cb, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    return drawn.ok();
+}
+
+// One frame in the application's pass: its path, scene (Scenes), the image's format, whether the subpass has a depth
+// attachment, where the area lies, how far the scene's camera is moved left (to put characters across the area's
+// edge), and words naming it.
+struct PassCase {
+    RenderPath path;
+    int scene;
+    VkFormat format;
+    bool depth;
+    VkOffset2D offset;
+    float left = 0;
+    std::string where;
+};
+
+std::vector<PassCase> pass_cases() {
+    constexpr VkFormat rgba = VK_FORMAT_R8G8B8A8_UNORM, bgra = VK_FORMAT_B8G8R8A8_UNORM;
+    constexpr float across = k_width / 2.0f;  // (the crowd's middle on the area's left edge)
+    std::vector<PassCase> out = {{RenderPath::gpu, 0, rgba, false, {0, 0}},
+                                 {RenderPath::cpu, 0, bgra, true, {13, 7}},
+                                 {RenderPath::gpu_vertex, 0, rgba, true, {24, 16}},
+                                 {RenderPath::gpu, 1, bgra, true, {0, 0}},
+                                 {RenderPath::cpu, 1, rgba, false, {24, 0}},
+                                 {RenderPath::gpu_vertex, 0, bgra, false, {0, 16}},
+                                 {RenderPath::gpu, 0, rgba, true, {24, 8}, across}};
+    for (PassCase& c : out)
+        c.where = "path " + std::to_string(static_cast<int>(c.path)) + ", scene " + std::to_string(c.scene) +
+                  ", format " + std::to_string(c.format) + (c.depth ? ", depth" : "") + ", area at (" +
+                  std::to_string(c.offset.x) + ", " + std::to_string(c.offset.y) + ")" +
+                  (c.left != 0 ? ", characters across its edge" : "");
+    return out;
+}
+
+// On the gpu, cpu and gpu_vertex paths, both scenes, RGBA8 and BGRA8 images, subpasses with and without a depth
+// attachment, areas at the image's corner and at offsets in it: the image copied out is the pass's clear outside the
+// area, the box over it, and elsewhere in it, pixel for pixel, what a renderer on its own device draws over each
+// half's background (on lavapipe a BGRA8 image's premultiplied channels may be 1/255 off, as its blending of that
+// format rounds: see the BGRA8 test in renderer_host_image_test.cpp); at an offset, within DESIGN.md's tolerance
+// between two rasterizations of one frame. The frame's values run on from one semaphore; its GPU time and fragments
+// are known once finished. The validation layer, synchronization validation included, reports nothing on
+// either device, nor anything left on the application's.
+TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_a_renderer_draws_over_its_background) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(own);
+    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
+    ASSERT_TRUE(host);
+    {
+        std::unique_ptr<Renderer> lent = renderer_on(*host);
+        ASSERT_TRUE(lent);
+        Scenes scenes;
+        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
+        AppCommands commands(host->lent, 1);
+        std::uint64_t generation = 0, value = 0;
+        for (const PassCase& c : pass_cases()) {
+            const std::span<const CharacterDraw> characters = scenes.characters(c.scene);
+            Camera2D camera = scenes.camera(c.scene);
+            camera.ox -= c.left;
+            const VkRect2D area{c.offset, {k_width, k_height}};
+            const std::vector<std::uint8_t> drawn =
+                drawn_over_two_backgrounds(*own, characters, camera, k_width, k_height, c.path);
+            const std::vector<std::uint8_t> none =
+                drawn_over_two_backgrounds(*own, {}, camera, k_width, k_height, c.path);
+            ASSERT_FALSE(drawn.empty() || none.empty()) << c.where;
+            const std::vector<std::uint8_t> expected = composed(drawn, area);
+            // (Enough drawn to tell, under the box too: the box must hide characters, not background.)
+            const std::uint32_t covered = pixels_differing(expected, composed(none, area));
+            EXPECT_GT(covered, 1000u) << c.where;
+            EXPECT_GT(pixels_differing_in(drawn, none, box_in({{0, 0}, {k_width, k_height}})), 100u) << c.where;
+
+            AppImage image(host->lent, k_image_width, k_image_height, ++generation, c.path, c.format);
+            AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), c.depth);
+            RecordedFrame recorded;
+            ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, characters, camera, c.path,
+                                          recorded))
+                << c.where;
+            commands.submit(0, recorded);
+            EXPECT_EQ(recorded.value, ++value) << c.where;
+            EXPECT_EQ(recorded.stats.characters, characters.size()) << c.where;
+            commands.wait(0);
+            const std::vector<std::uint8_t> seen = image.copied_out();
+            if (c.offset.x != 0 || c.offset.y != 0) {
+                // (At an offset, DESIGN.md's tolerance between two rasterizations: the viewport transform adds the
+                // offset to every vertex in floating point, which rounds the interpolants another way.)
+                EXPECT_LE(pixels_off_by_more_than(seen, expected, 2), covered / 1000) << c.where;
+            } else if (own->software_device() && c.format == VK_FORMAT_B8G8R8A8_UNORM) {
+                EXPECT_EQ(pixels_off_by_more_than(seen, expected, 1), 0u) << c.where;
+            } else {
+                EXPECT_EQ(pixels_differing(seen, expected), 0u) << c.where;
+            }
+            Result<FrameStats> done = lent->finish();
+            ASSERT_TRUE(done.ok()) << c.where << ": " << done.error().message();
+            EXPECT_EQ(done->frame, recorded.stats.frame) << c.where;
+            EXPECT_GE(done->gpu_ms, 0.0) << c.where;
+            if (host->lent.features.pipelineStatisticsQuery) {
+                EXPECT_GT(done->fragments, 0u) << c.where;
+            }
+        }
+    }
+    expect_no_validation_messages(*own);
+    host->destroy_device();  // (the validation layer reports what the renderer left on it)
+    expect_no_host_messages(*host);
+}
+
+// record_in_pass draws only the frame that record_for_pass prepared in the same command buffer, once: not before one
+// is prepared, not into another buffer, not twice, and not after a later frame dropped it. A dropped draw leaves the
+// application's pass as it drew it, and the frame still signals its value; the frame drawn after it is drawn whole.
+TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_once) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(own);
+    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
+    ASSERT_TRUE(host);
+    {
+        std::unique_ptr<Renderer> lent = renderer_on(*host);
+        ASSERT_TRUE(lent);
+        Scenes scenes;
+        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
+        const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
+        const Camera2D& camera = scenes.crowd_camera;
+        const RenderPath path = RenderPath::gpu;
+        const VkRect2D area{{8, 8}, {k_width, k_height}};
+        AppImage dropped_image(host->lent, k_image_width, k_image_height, 1, path);
+        AppImage drawn_image(host->lent, k_image_width, k_image_height, 2, path);
+        AppRenderPass dropped_pass(host->lent, dropped_image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
+        AppRenderPass drawn_pass(host->lent, drawn_image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
+        AppCommands commands(host->lent, 2);
+        const auto refusal = [&](VkCommandBuffer cb) {
+            Result<void> r = lent->record_in_pass(cb);
+            return r ? std::string("recorded") : r.error().message();
+        };
+        VkCommandBuffer first = commands.begin(0), second = commands.begin(1);
+        EXPECT_NE(refusal(first).find("record_in_pass: no frame awaits its draw"), std::string::npos)
+            << refusal(first);
+        EXPECT_NE(refusal(VK_NULL_HANDLE).find("VK_NULL_HANDLE"), std::string::npos);
+        // The first frame, prepared in `first`, dropped by the second, prepared in `second`.
+        Result<RecordedFrame> dropped = lent->record_for_pass(first, dropped_pass.host_pass(area), crowd, camera, path);
+        ASSERT_TRUE(dropped.ok()) << dropped.error().message();
+        EXPECT_NE(refusal(second).find("prepared in another command buffer"), std::string::npos) << refusal(second);
+        Result<RecordedFrame> drawn = lent->record_for_pass(second, drawn_pass.host_pass(area), crowd, camera, path);
+        ASSERT_TRUE(drawn.ok()) << drawn.error().message();
+        dropped_pass.begin(first, k_outside);
+        EXPECT_NE(refusal(first).find("prepared in another command buffer"), std::string::npos) << refusal(first);
+        dropped_pass.end(first);
+        dropped_image.record_copy_out(first, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+        drawn_pass.begin(second, k_outside);
+        EXPECT_EQ(refusal(second), "recorded");
+        EXPECT_NE(refusal(second).find("no frame awaits its draw"), std::string::npos) << refusal(second);
+        drawn_pass.end(second);
+        drawn_image.record_copy_out(second, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+        commands.submit(0, *dropped);
+        commands.submit(1, *drawn);
+        Result<FrameStats> done = lent->finish();
+        ASSERT_TRUE(done.ok()) << done.error().message();
+        EXPECT_EQ(done->frame, drawn->stats.frame);
+        EXPECT_GE(done->gpu_ms, 0.0);
+        commands.wait(0);
+        commands.wait(1);
+        std::vector<std::uint8_t> clear(std::size_t{k_image_width} * k_image_height * 4);
+        paint(clear, k_image_width, {{0, 0}, {k_image_width, k_image_height}}, k_outside);
+        EXPECT_EQ(pixels_differing(dropped_image.copied_out(), clear), 0u);
+        EXPECT_GT(pixels_differing(drawn_image.copied_out(), clear), 1000u);
+        // A frame whose draw was dropped by a wait for it: finish, with its command buffer submitted unfinished.
+        VkCommandBuffer third = commands.begin(0);
+        Result<RecordedFrame> waited = lent->record_for_pass(third, drawn_pass.host_pass(area), crowd, camera, path);
+        ASSERT_TRUE(waited.ok()) << waited.error().message();
+        commands.submit(0, *waited);
+        done = lent->finish();
+        ASSERT_TRUE(done.ok()) << done.error().message();
+        EXPECT_LT(done->gpu_ms, 0.0);  // (its draw and last timestamp never recorded: unknown)
+        EXPECT_NE(refusal(commands.begin(1)).find("no frame awaits its draw"), std::string::npos);
+        vkEndCommandBuffer(commands.buffer(1));
+    }
+    expect_no_validation_messages(*own);
+    host->destroy_device();
+    expect_no_host_messages(*host);
+}
+
+// What cannot be drawn in the application's pass is refused, naming why: a renderer with its own device, the tile
+// path, a missing render pass, a format the device does not blend into or an sRGB one, a sample count that is not
+// one the device takes, an empty area or one at a negative offset, a null command buffer, and a device made without
+// timeline semaphores.
+TEST(RendererRecordInPass, what_cannot_be_drawn_in_the_pass_is_refused_naming_why) {
+    SPINEGPU_REQUIRE_RENDERER(own);
+    for (const bool timeline : {true, false}) {
+        std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features(), timeline);
+        ASSERT_TRUE(host);
+        {
+            std::unique_ptr<Renderer> lent = renderer_on(*host);
+            ASSERT_TRUE(lent);
+            AppImage image(host->lent, 16, 16, 1, RenderPath::gpu);
+            AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
+            AppCommands commands(host->lent, 1);
+            VkCommandBuffer cb = commands.begin(0);
+            const HostPass fine = pass.host_pass({{0, 0}, {16, 16}});
+            const auto refusal = [&](Renderer& renderer, VkCommandBuffer into, const HostPass& p, RenderPath path) {
+                Result<RecordedFrame> r = renderer.record_for_pass(into, p, {}, Camera2D{}, path);
+                return r ? std::string("recorded") : r.error().message();
+            };
+            const auto expect_refused = [&](const HostPass& p, RenderPath path, const std::string& why) {
+                const std::string message = refusal(*lent, cb, p, path);
+                EXPECT_NE(message.find("record_for_pass: "), std::string::npos) << message;
+                EXPECT_NE(message.find(why), std::string::npos) << message;
+            };
+            EXPECT_NE(refusal(*own, cb, fine, RenderPath::gpu).find("RendererDesc::host"), std::string::npos);
+            expect_refused(fine, RenderPath::gpu_tiles, "no render pass can hold");
+            HostPass p = fine;
+            p.render_pass = VK_NULL_HANDLE;
+            expect_refused(p, RenderPath::gpu, "HostPass::render_pass is VK_NULL_HANDLE");
+            p = fine;
+            p.format = VK_FORMAT_R8G8B8A8_SRGB;
+            expect_refused(p, RenderPath::cpu, "an sRGB format");
+            p.format = VK_FORMAT_R32G32B32A32_UINT;
+            expect_refused(p, RenderPath::cpu, "does not blend into");
+            p = fine;
+            p.samples = static_cast<VkSampleCountFlagBits>(3);
+            expect_refused(p, RenderPath::gpu, "HostPass::samples is 3");
+            p = fine;
+            p.area = {{0, 0}, {0, 16}};
+            expect_refused(p, RenderPath::gpu, "HostPass::area is 0x16");
+            p.area = {{-1, 0}, {16, 16}};
+            expect_refused(p, RenderPath::gpu_vertex, "negative offset");
+            EXPECT_NE(refusal(*lent, VK_NULL_HANDLE, fine, RenderPath::gpu).find("VK_NULL_HANDLE"), std::string::npos);
+            if (!timeline) {
+                expect_refused(fine, RenderPath::gpu, "HostDevice::timeline_semaphore");
+            } else {
+                EXPECT_EQ(refusal(*lent, cb, fine, RenderPath::gpu), "recorded");  // (no characters)
+            }
+            vkEndCommandBuffer(cb);  // (never submitted)
+        }
+        host->destroy_device();
+        expect_no_host_messages(*host);
+    }
+}
+
+// Whether pixel (x, y) of a straight RGBA8 image `width` x `height` lies within one pixel of an edge: a pair of
+// neighbouring pixels (8-neighbours) in that 3x3 block whose premultiplied values differ by more than 2.
+bool near_an_edge(const std::vector<std::uint8_t>& pixels, std::uint32_t width, std::uint32_t height, std::uint32_t x,
+                  std::uint32_t y) {
+    const auto at = [&](std::int64_t px, std::int64_t py, int k) {
+        const std::size_t i = (static_cast<std::size_t>(py) * width + static_cast<std::size_t>(px)) * 4;
+        return k == 3 ? int{pixels[i + 3]} : (int{pixels[i + k]} * int{pixels[i + 3]} + 127) / 255;
+    };
+    const auto inside = [&](std::int64_t px, std::int64_t py) {
+        return px >= 0 && py >= 0 && px < std::int64_t{width} && py < std::int64_t{height};
+    };
+    for (std::int64_t cy = std::int64_t{y} - 1; cy <= std::int64_t{y} + 1; ++cy)
+        for (std::int64_t cx = std::int64_t{x} - 1; cx <= std::int64_t{x} + 1; ++cx) {
+            if (!inside(cx, cy)) continue;
+            for (std::int64_t ny = cy - 1; ny <= cy + 1; ++ny)
+                for (std::int64_t nx = cx - 1; nx <= cx + 1; ++nx) {
+                    if (!inside(nx, ny)) continue;
+                    for (int k = 0; k < 4; ++k)
+                        if (std::abs(at(cx, cy, k) - at(nx, ny, k)) > 2) return true;
+                }
+        }
+    return false;
+}
+
+// In a subpass of 4 samples per pixel, resolved into the application's image, the characters are drawn
+// multisampled: the pipelines are made for the pass's sample count (validation would report a mismatch). The
+// fragment shader runs once per pixel, at its centre, so a pixel that all its samples see inside the same triangles is
+// what the single-sampled frame holds; only pixels at edges, where samples see different triangles, may differ. So:
+// every pixel more than 2/255 off the single-sampled frame lies within one pixel of an edge of that frame, and some
+// do (the edges are smoothed).
+TEST(RendererRecordInPass, draws_multisampled_in_a_multisampled_pass) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(own);
+    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
+    ASSERT_TRUE(host);
+    {
+        std::unique_ptr<Renderer> lent = renderer_on(*host);
+        ASSERT_TRUE(lent);
+        Scenes scenes;
+        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
+        AppCommands commands(host->lent, 1);
+        const VkRect2D area{{0, 0}, {k_width, k_height}};
+        std::uint64_t generation = 0;
+        for (RenderPath path : {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex}) {
+            const std::string where = "path " + std::to_string(static_cast<int>(path));
+            const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
+            const std::vector<std::uint8_t> single =
+                composed(drawn_over_two_backgrounds(*own, crowd, scenes.crowd_camera, k_width, k_height, path), area);
+            AppImage image(host->lent, k_image_width, k_image_height, ++generation, path);
+            AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), true,
+                               VK_SAMPLE_COUNT_4_BIT);
+            RecordedFrame recorded;
+            ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, crowd, scenes.crowd_camera,
+                                          path, recorded))
+                << where;
+            commands.submit(0, recorded);
+            commands.wait(0);
+            const std::vector<std::uint8_t> seen = image.copied_out();
+            std::uint32_t off = 0, off_inside = 0;
+            for (std::uint32_t y = 0; y < k_image_height; ++y)
+                for (std::uint32_t x = 0; x < k_image_width; ++x) {
+                    const std::size_t i = (std::size_t{y} * k_image_width + x) * 4;
+                    const std::vector<std::uint8_t> a(seen.begin() + i, seen.begin() + i + 4),
+                        b(single.begin() + i, single.begin() + i + 4);
+                    if (pixels_off_by_more_than(a, b, 2) == 0) continue;
+                    ++off;
+                    if (!near_an_edge(single, k_image_width, k_image_height, x, y)) ++off_inside;
+                }
+            EXPECT_EQ(off_inside, 0u) << where << ": pixels off the single-sampled frame away from its edges";
+            EXPECT_GT(off, 100u) << where << ": no edge smoothed";
+            ASSERT_TRUE(lent->finish().ok()) << where;
+        }
+    }
+    expect_no_validation_messages(*own);
+    host->destroy_device();
+    expect_no_host_messages(*host);
+}
+
+}  // namespace
+}  // namespace spinegpu::test
