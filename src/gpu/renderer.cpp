@@ -262,7 +262,18 @@ Result<void> check_pass(const Renderer::Impl& m, const HostPass& pass, RenderPat
     if (path == RenderPath::gpu_tiles)
         return refuse("the gpu-tiles path draws in compute, which no render pass can hold: draw in the application's "
                       "render pass through the gpu path, or onto its image through gpu-tiles (record_onto)");
-    if (pass.render_pass == VK_NULL_HANDLE) return refuse("HostPass::render_pass is VK_NULL_HANDLE");
+    if (pass.render_pass == VK_NULL_HANDLE && !m.context->dynamic_rendering)
+        return refuse("HostPass::render_pass is VK_NULL_HANDLE, which means a render pass instance begun with "
+                      "vkCmdBeginRendering, and the application's device was made without dynamic rendering "
+                      "(HostDevice::dynamic_rendering)");
+    if (pass.render_pass == VK_NULL_HANDLE && pass.subpass != 0)
+        return refuse("HostPass::subpass is " + std::to_string(pass.subpass) +
+                      ", and a render pass instance begun with vkCmdBeginRendering (HostPass::render_pass "
+                      "VK_NULL_HANDLE) has only subpass 0");
+    if (pass.render_pass != VK_NULL_HANDLE &&
+        (pass.depth_format != VK_FORMAT_UNDEFINED || pass.stencil_format != VK_FORMAT_UNDEFINED))
+        return refuse("HostPass::depth_format and stencil_format are for dynamic rendering: with a render pass, "
+                      "leave them VK_FORMAT_UNDEFINED (the render pass names its attachments)");
     VkFormatProperties properties{};
     vkGetPhysicalDeviceFormatProperties(m.context->physical, pass.format, &properties);
     const std::string format = "HostPass::format is " + std::to_string(static_cast<int>(pass.format));

@@ -49,7 +49,8 @@ Result<void> Renderer::Impl::make_render_pass(VkFormat format, bool load, VkRend
 }
 
 Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& draw, VkPipeline& collapse,
-                                                 std::uint32_t subpass, VkSampleCountFlagBits samples) {
+                                                 std::uint32_t subpass, VkSampleCountFlagBits samples,
+                                                 const void* rendering) {
     VkDevice d = context->device;
     Result<VkShaderModule> vert = make_module(d, draw_vert_spirv());
     if (!vert) return vert.error();
@@ -107,6 +108,7 @@ Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& 
     dynamic.dynamicStateCount = static_cast<std::uint32_t>(dynamic_states.size());
     dynamic.pDynamicStates = dynamic_states.data();
     VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+    info.pNext = rendering;
     info.stageCount = static_cast<std::uint32_t>(stages.size());
     info.pStages = stages.data();
     info.pVertexInputState = &vertex_input;
@@ -156,10 +158,19 @@ Result<DrawPasses> Renderer::Impl::draw_passes(VkFormat format) {
 Result<PassPipelines> Renderer::Impl::pipelines_for(const HostPass& pass) {
     for (const PassPipelines& p : pass_pipelines)
         if (p.pass.render_pass == pass.render_pass && p.pass.subpass == pass.subpass && p.pass.format == pass.format &&
-            p.pass.samples == pass.samples && p.pass.generation == pass.generation)
+            p.pass.samples == pass.samples && p.pass.generation == pass.generation &&
+            p.pass.depth_format == pass.depth_format && p.pass.stencil_format == pass.stencil_format)
             return p;
     PassPipelines made{pass};
-    if (Result<void> r = make_draw_pipelines(pass.render_pass, made.draw, made.collapse, pass.subpass, pass.samples);
+    // (Without a render pass: dynamic rendering, the attachments' formats given instead.)
+    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &pass.format;
+    rendering.depthAttachmentFormat = pass.depth_format;
+    rendering.stencilAttachmentFormat = pass.stencil_format;
+    const bool dynamic = pass.render_pass == VK_NULL_HANDLE;
+    if (Result<void> r = make_draw_pipelines(pass.render_pass, made.draw, made.collapse, pass.subpass, pass.samples,
+                                             dynamic ? &rendering : nullptr);
         !r) {
         for (VkPipeline p : {made.draw, made.collapse})
             if (p != VK_NULL_HANDLE) vkDestroyPipeline(context->device, p, nullptr);

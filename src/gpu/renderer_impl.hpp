@@ -67,7 +67,7 @@ struct DrawPasses {
 };
 
 // The draw and collapse pipelines made for a subpass of the application's render pass (HostPass: its render pass,
-// subpass, format, samples and generation; its area is not part of the pipelines).
+// subpass, format, samples, generation, and depth and stencil formats; its area is not part of the pipelines).
 struct PassPipelines {
     HostPass pass;
     VkPipeline draw = VK_NULL_HANDLE, collapse = VK_NULL_HANDLE;
@@ -270,9 +270,11 @@ struct Renderer::Impl {
     // `load` loaded and kept in COLOR_ATTACHMENT_OPTIMAL (the application's images); all of one format compatible.
     Result<void> make_render_pass(VkFormat format, bool load, VkRenderPass& out);
     // The draw and collapse graphics pipelines, made for subpass `subpass` of render pass `pass`, whose colour
-    // attachment has `samples` (renderer_draw_pipelines.cpp).
+    // attachment has `samples`; or with no render pass, for dynamic rendering with the attachments `rendering`
+    // names (a VkPipelineRenderingCreateInfo) (renderer_draw_pipelines.cpp).
     Result<void> make_draw_pipelines(VkRenderPass pass, VkPipeline& draw, VkPipeline& collapse,
-                                     std::uint32_t subpass = 0, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
+                                     std::uint32_t subpass = 0, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT,
+                                     const void* rendering = nullptr);
     // The pipelines for the application's subpass `pass` (record_for_pass), made on first use and kept; all or none.
     Result<PassPipelines> pipelines_for(const HostPass& pass);
     // The render pass and pipelines for the application's images of `format` (RGBA8 or BGRA8 UNORM), made on first use.

@@ -392,6 +392,7 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const HostDevice& host) {
     features.shaderFloat64 = host.features.shaderFloat64 & available.shaderFloat64;
     take_features(*context, features);
     context->timeline_semaphore = host.timeline_semaphore;
+    context->dynamic_rendering = host.dynamic_rendering;
     describe_device(*context);
     return context;
 }

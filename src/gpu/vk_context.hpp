@@ -39,6 +39,7 @@ struct VkContext {
     bool compute_subgroup_vote = false;          // subgroupAny in compute shaders (the tile rasterizer needs it)
     bool borrowed = false;                       // the application's (HostDevice): destroyed by it, not here
     bool timeline_semaphore = false;             // the application's device has timeline semaphores enabled
+    bool dynamic_rendering = false;              // the application's device has dynamic rendering enabled
     std::atomic<std::uint64_t> validation_messages{0};  // warnings and errors from the validation layer
     std::string first_validation_message;
 

@@ -10,9 +10,23 @@
 namespace spinegpu::test {
 
 AppRenderPass::AppRenderPass(const gpu::HostDevice& host, const gpu::HostImage& target, bool depth,
-                             VkSampleCountFlagBits samples)
-    : host_(host), target_(target), depth_(depth), samples_(samples) {
+                             VkSampleCountFlagBits samples, bool dynamic)
+    : host_(host), target_(target), depth_(depth), samples_(samples), dynamic_(dynamic) {
     const bool resolves = samples != VK_SAMPLE_COUNT_1_BIT;
+    if (resolves)
+        make_image(target.format, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT,
+                   VK_IMAGE_ASPECT_COLOR_BIT, multisampled_, multisampled_memory_, multisampled_view_);
+    if (depth)
+        make_image(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT,
+                   depth_image_, depth_memory_, depth_view_);
+    if (dynamic) {
+        begin_rendering_ = reinterpret_cast<PFN_vkCmdBeginRenderingKHR>(
+            vkGetDeviceProcAddr(host.device, "vkCmdBeginRenderingKHR"));
+        end_rendering_ =
+            reinterpret_cast<PFN_vkCmdEndRenderingKHR>(vkGetDeviceProcAddr(host.device, "vkCmdEndRenderingKHR"));
+        EXPECT_TRUE(begin_rendering_ != nullptr && end_rendering_ != nullptr);
+        return;
+    }
     // Attachments: the colour one (the target, or the multisampled image resolved into it), then depth, then the
     // resolve target.
     std::vector<VkAttachmentDescription> attachments;
@@ -74,19 +88,8 @@ AppRenderPass::AppRenderPass(const gpu::HostDevice& host, const gpu::HostImage& 
     info.pDependencies = dependencies;
     EXPECT_EQ(vkCreateRenderPass(host.device, &info, nullptr, &pass_), VK_SUCCESS);
 
-    std::vector<VkImageView> views;
-    if (resolves) {
-        make_image(target.format, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT,
-                   VK_IMAGE_ASPECT_COLOR_BIT, multisampled_, multisampled_memory_, multisampled_view_);
-        views.push_back(multisampled_view_);
-    } else {
-        views.push_back(target.view);
-    }
-    if (depth) {
-        make_image(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT,
-                   depth_image_, depth_memory_, depth_view_);
-        views.push_back(depth_view_);
-    }
+    std::vector<VkImageView> views{resolves ? multisampled_view_ : target.view};
+    if (depth) views.push_back(depth_view_);
     if (resolves) views.push_back(target.view);
     VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
     fb.renderPass = pass_;
@@ -127,15 +130,34 @@ void AppRenderPass::make_image(VkFormat format, VkImageUsageFlags usage, VkImage
 
 AppRenderPass::~AppRenderPass() {
     VkDevice d = host_.device;
-    vkDestroyFramebuffer(d, framebuffer_, nullptr);
-    vkDestroyRenderPass(d, pass_, nullptr);
+    if (framebuffer_ != VK_NULL_HANDLE) vkDestroyFramebuffer(d, framebuffer_, nullptr);
+    if (pass_ != VK_NULL_HANDLE) vkDestroyRenderPass(d, pass_, nullptr);
     for (VkImageView v : {depth_view_, multisampled_view_}) vkDestroyImageView(d, v, nullptr);
     for (VkImage i : {depth_image_, multisampled_}) vkDestroyImage(d, i, nullptr);
     for (VkDeviceMemory m : {depth_memory_, multisampled_memory_}) vkFreeMemory(d, m, nullptr);
 }
 
 gpu::HostPass AppRenderPass::host_pass(VkRect2D area, std::uint64_t generation) const {
-    return gpu::HostPass{pass_, 0, target_.format, samples_, area, generation};
+    gpu::HostPass pass{pass_, 0, target_.format, samples_, area, generation};
+    if (dynamic_ && depth_) pass.depth_format = VK_FORMAT_D32_SFLOAT;
+    return pass;
+}
+
+void AppRenderPass::enter(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, VkImageLayout layout) const {
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+    b.dstAccessMask = aspect == VK_IMAGE_ASPECT_COLOR_BIT
+                          ? VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT
+                          : VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+    b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    b.newLayout = layout;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {aspect, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                         VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                             VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+                         0, 0, nullptr, 0, nullptr, 1, &b);
 }
 
 namespace {
@@ -154,6 +176,36 @@ VkClearValue premultiplied(Color c) {
 void AppRenderPass::begin(VkCommandBuffer cb, Color straight) const {
     VkClearValue clears[3] = {premultiplied(straight), {}, {}};
     clears[1].depthStencil = {1.0f, 0};
+    if (dynamic_) {
+        const bool resolves = samples_ != VK_SAMPLE_COUNT_1_BIT;
+        enter(cb, target_.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+        if (resolves) enter(cb, multisampled_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+        if (depth_)
+            enter(cb, depth_image_, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+        VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+        color.imageView = resolves ? multisampled_view_ : target_.view;
+        color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+        color.resolveMode = resolves ? VK_RESOLVE_MODE_AVERAGE_BIT : VK_RESOLVE_MODE_NONE;
+        color.resolveImageView = resolves ? target_.view : VK_NULL_HANDLE;
+        color.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+        color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        color.storeOp = resolves ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE;
+        color.clearValue = clears[0];
+        VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+        depth.imageView = depth_view_;
+        depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+        depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+        depth.clearValue = clears[1];
+        VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+        info.renderArea = {{0, 0}, {target_.width, target_.height}};
+        info.layerCount = 1;
+        info.colorAttachmentCount = 1;
+        info.pColorAttachments = &color;
+        info.pDepthAttachment = depth_ ? &depth : nullptr;
+        begin_rendering_(cb, &info);
+        return;
+    }
     VkRenderPassBeginInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
     info.renderPass = pass_;
     info.framebuffer = framebuffer_;
@@ -161,6 +213,19 @@ void AppRenderPass::begin(VkCommandBuffer cb, Color straight) const {
     info.clearValueCount = depth_ ? 2 : 1;
     info.pClearValues = clears;
     vkCmdBeginRenderPass(cb, &info, VK_SUBPASS_CONTENTS_INLINE);
+}
+
+void AppRenderPass::end(VkCommandBuffer cb) const {
+    if (!dynamic_) {
+        vkCmdEndRenderPass(cb);  // (its outgoing dependency makes the writes visible)
+        return;
+    }
+    end_rendering_(cb);
+    VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    written.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+    written.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+                         VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &written, 0, nullptr, 0, nullptr);
 }
 
 void AppRenderPass::clear(VkCommandBuffer cb, VkRect2D rect, Color straight) const {

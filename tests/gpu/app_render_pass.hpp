@@ -15,11 +15,13 @@ namespace spinegpu::test {
 // A render pass of one subpass over the application's image `target` (HostImage: its image, view, format and size):
 // its colour attachment cleared at the start, left in COLOR_ATTACHMENT_OPTIMAL, after every earlier command on the
 // queue and visible to every later one; with a D32_SFLOAT depth attachment of its own when `depth` (cleared, never
-// stored); with `samples` > 1 a multisampled colour image of its own, resolved into `target` at the end.
+// stored); with `samples` > 1 a multisampled colour image of its own, resolved into `target` at the end. When
+// `dynamic`, the same attachments in a render pass instance begun with vkCmdBeginRenderingKHR (dynamic rendering:
+// the device needs HostDevice::dynamic_rendering), the barriers around it the application's own.
 class AppRenderPass {
 public:
     AppRenderPass(const gpu::HostDevice& host, const gpu::HostImage& target, bool depth,
-                  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
+                  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT, bool dynamic = false);
     AppRenderPass(const AppRenderPass&) = delete;
     AppRenderPass& operator=(const AppRenderPass&) = delete;
     // Destroys the render pass, framebuffer and its own images (their submissions done: the test waits first).
@@ -31,10 +33,13 @@ public:
     void begin(VkCommandBuffer cb, Color straight) const;
     // Clears `rect` of the colour attachment to `straight` (premultiplied there): one of the application's draws.
     void clear(VkCommandBuffer cb, VkRect2D rect, Color straight) const;
-    void end(VkCommandBuffer cb) const { vkCmdEndRenderPass(cb); }
+    void end(VkCommandBuffer cb) const;
     VkRenderPass render_pass() const { return pass_; }
 
 private:
+    // Records a barrier taking `image` (of `aspect`) from UNDEFINED to `layout`, after every earlier command, for the
+    // attachment accesses of the pass.
+    void enter(VkCommandBuffer cb, VkImage image, VkImageAspectFlags aspect, VkImageLayout layout) const;
     // An image of the pass's own, `format` and `usage`, `samples` per pixel, with its view of `aspect`.
     void make_image(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect, VkImage& image,
                     VkDeviceMemory& memory, VkImageView& view);
@@ -43,6 +48,9 @@ private:
     gpu::HostImage target_;
     bool depth_;
     VkSampleCountFlagBits samples_;
+    bool dynamic_;
+    PFN_vkCmdBeginRenderingKHR begin_rendering_ = nullptr;  // (dynamic)
+    PFN_vkCmdEndRenderingKHR end_rendering_ = nullptr;
     VkRenderPass pass_ = VK_NULL_HANDLE;
     VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
     VkImage depth_image_ = VK_NULL_HANDLE, multisampled_ = VK_NULL_HANDLE;

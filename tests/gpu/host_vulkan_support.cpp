@@ -35,7 +35,7 @@ bool has_validation_layer() {
 }
 
 std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPhysicalDeviceFeatures& wanted,
-                                      bool timeline) {
+                                      bool timeline, bool dynamic_rendering) {
     auto host = std::make_unique<HostVulkan>();
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "spinegpu host device test";
@@ -112,6 +112,24 @@ std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPh
     vulkan12.timelineSemaphore = VK_TRUE;  // (required of every Vulkan 1.2 device)
     VkDeviceCreateInfo device{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     if (timeline) device.pNext = &vulkan12;
+    // Dynamic rendering through its extension (the instance asks for Vulkan 1.2), where the device has it.
+    std::uint32_t extension_count = 0;
+    vkEnumerateDeviceExtensionProperties(host->lent.physical, nullptr, &extension_count, nullptr);
+    std::vector<VkExtensionProperties> extensions(extension_count);
+    vkEnumerateDeviceExtensionProperties(host->lent.physical, nullptr, &extension_count, extensions.data());
+    bool has_dynamic_rendering = false;
+    for (const VkExtensionProperties& e : extensions)
+        has_dynamic_rendering = has_dynamic_rendering ||
+                                std::string(e.extensionName) == VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME;
+    VkPhysicalDeviceDynamicRenderingFeatures rendering{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES};
+    rendering.dynamicRendering = VK_TRUE;
+    const char* rendering_extension = VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME;
+    if (dynamic_rendering && has_dynamic_rendering) {
+        rendering.pNext = const_cast<void*>(device.pNext);
+        device.pNext = &rendering;
+        device.enabledExtensionCount = 1;
+        device.ppEnabledExtensionNames = &rendering_extension;
+    }
     device.queueCreateInfoCount = 1;
     device.pQueueCreateInfos = &queue;
     device.pEnabledFeatures = &enabled;
@@ -123,6 +141,7 @@ std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPh
     host->lent.instance = host->instance;
     host->lent.api_version = app.apiVersion;
     host->lent.timeline_semaphore = timeline;
+    host->lent.dynamic_rendering = dynamic_rendering && has_dynamic_rendering;
     return host;
 }
 

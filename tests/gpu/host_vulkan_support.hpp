@@ -43,10 +43,11 @@ struct HostVulkan {
 bool has_validation_layer();
 
 // The application's instance and a device on the physical device named `device_name`, with those of dual-source
-// blending, 64-bit integers and floats and pipeline statistics that it has and `wanted` asks for, and timeline
-// semaphores when `timeline`. Null, after recording a failure, when that cannot be made.
+// blending, 64-bit integers and floats and pipeline statistics that it has and `wanted` asks for, timeline semaphores
+// when `timeline`, and dynamic rendering (VK_KHR_dynamic_rendering) when `dynamic_rendering` and the device has it.
+// Null, after recording a failure, when that cannot be made.
 std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPhysicalDeviceFeatures& wanted,
-                                      bool timeline = true);
+                                      bool timeline = true, bool dynamic_rendering = true);
 
 // Every feature make_host may enable.
 VkPhysicalDeviceFeatures all_features();

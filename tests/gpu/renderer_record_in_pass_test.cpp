@@ -9,6 +9,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -98,13 +99,14 @@ bool record_pass_frame(Renderer& lent, VkCommandBuffer cb, const AppRenderPass& 
 }
 
 // One frame in the application's pass: its path, scene (Scenes), the image's format, whether the subpass has a depth
-// attachment, where the area lies, how far the scene's camera is moved left (to put characters across the area's
-// edge), and words naming it.
+// attachment, whether the pass is begun with vkCmdBeginRendering (dynamic rendering) rather than a render pass, where
+// the area lies, how far the scene's camera is moved left (to put characters across the area's edge), and words
+// naming it.
 struct PassCase {
     RenderPath path;
     int scene;
     VkFormat format;
-    bool depth;
+    bool depth, dynamic;
     VkOffset2D offset;
     float left = 0;
     std::string where;
@@ -113,16 +115,18 @@ struct PassCase {
 std::vector<PassCase> pass_cases() {
     constexpr VkFormat rgba = VK_FORMAT_R8G8B8A8_UNORM, bgra = VK_FORMAT_B8G8R8A8_UNORM;
     constexpr float across = k_width / 2.0f;  // (the crowd's middle on the area's left edge)
-    std::vector<PassCase> out = {{RenderPath::gpu, 0, rgba, false, {0, 0}},
-                                 {RenderPath::cpu, 0, bgra, true, {13, 7}},
-                                 {RenderPath::gpu_vertex, 0, rgba, true, {24, 16}},
-                                 {RenderPath::gpu, 1, bgra, true, {0, 0}},
-                                 {RenderPath::cpu, 1, rgba, false, {24, 0}},
-                                 {RenderPath::gpu_vertex, 0, bgra, false, {0, 16}},
-                                 {RenderPath::gpu, 0, rgba, true, {24, 8}, across}};
+    std::vector<PassCase> out = {{RenderPath::gpu, 0, rgba, false, false, {0, 0}},
+                                 {RenderPath::cpu, 0, bgra, true, true, {13, 7}},
+                                 {RenderPath::gpu_vertex, 0, rgba, true, false, {24, 16}},
+                                 {RenderPath::gpu, 1, bgra, true, true, {0, 0}},
+                                 {RenderPath::cpu, 1, rgba, false, false, {24, 0}},
+                                 {RenderPath::gpu_vertex, 0, bgra, false, true, {0, 16}},
+                                 {RenderPath::gpu, 0, rgba, true, true, {24, 8}, across},
+                                 {RenderPath::cpu, 0, rgba, false, true, {0, 0}}};
     for (PassCase& c : out)
         c.where = "path " + std::to_string(static_cast<int>(c.path)) + ", scene " + std::to_string(c.scene) +
-                  ", format " + std::to_string(c.format) + (c.depth ? ", depth" : "") + ", area at (" +
+                  ", format " + std::to_string(c.format) + (c.depth ? ", depth" : "") +
+                  (c.dynamic ? ", dynamic rendering" : "") + ", area at (" +
                   std::to_string(c.offset.x) + ", " + std::to_string(c.offset.y) + ")" +
                   (c.left != 0 ? ", characters across its edge" : "");
     return out;
@@ -149,6 +153,10 @@ TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_
         AppCommands commands(host->lent, 1);
         std::uint64_t generation = 0, value = 0;
         for (const PassCase& c : pass_cases()) {
+            if (c.dynamic && !host->lent.dynamic_rendering) {
+                std::printf("(%s: skipped, the device has no dynamic rendering)\n", c.where.c_str());
+                continue;
+            }
             const std::span<const CharacterDraw> characters = scenes.characters(c.scene);
             Camera2D camera = scenes.camera(c.scene);
             camera.ox -= c.left;
@@ -165,7 +173,8 @@ TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_
             EXPECT_GT(pixels_differing_in(drawn, none, box_in({{0, 0}, {k_width, k_height}})), 100u) << c.where;
 
             AppImage image(host->lent, k_image_width, k_image_height, ++generation, c.path, c.format);
-            AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), c.depth);
+            AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), c.depth,
+                               VK_SAMPLE_COUNT_1_BIT, c.dynamic);
             RecordedFrame recorded;
             ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, characters, camera, c.path,
                                           recorded))
@@ -272,13 +281,15 @@ TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_o
 }
 
 // What cannot be drawn in the application's pass is refused, naming why: a renderer with its own device, the tile
-// path, a missing render pass, a format the device does not blend into or an sRGB one, a sample count that is not
-// one the device takes, an empty area or one at a negative offset, a null command buffer, and a device made without
-// timeline semaphores.
+// path, no render pass on a device without dynamic rendering, another subpass than 0 with dynamic rendering,
+// attachment formats given with a render pass, a format the device does not blend into or an sRGB one, a sample
+// count that is not one the device takes, an empty area or one at a negative offset, a null command buffer, and a
+// device made without timeline semaphores.
 TEST(RendererRecordInPass, what_cannot_be_drawn_in_the_pass_is_refused_naming_why) {
     SPINEGPU_REQUIRE_RENDERER(own);
     for (const bool timeline : {true, false}) {
-        std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features(), timeline);
+        // (The device without timeline semaphores has no dynamic rendering either.)
+        std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features(), timeline, timeline);
         ASSERT_TRUE(host);
         {
             std::unique_ptr<Renderer> lent = renderer_on(*host);
@@ -300,8 +311,16 @@ TEST(RendererRecordInPass, what_cannot_be_drawn_in_the_pass_is_refused_naming_wh
             EXPECT_NE(refusal(*own, cb, fine, RenderPath::gpu).find("RendererDesc::host"), std::string::npos);
             expect_refused(fine, RenderPath::gpu_tiles, "no render pass can hold");
             HostPass p = fine;
-            p.render_pass = VK_NULL_HANDLE;
-            expect_refused(p, RenderPath::gpu, "HostPass::render_pass is VK_NULL_HANDLE");
+            p.render_pass = VK_NULL_HANDLE;  // (dynamic rendering)
+            if (!host->lent.dynamic_rendering) {
+                expect_refused(p, RenderPath::gpu, "made without dynamic rendering (HostDevice::dynamic_rendering)");
+            }
+            p.subpass = 1;
+            expect_refused(p, RenderPath::gpu, host->lent.dynamic_rendering ? "HostPass::subpass is 1"
+                                                                             : "HostDevice::dynamic_rendering");
+            p = fine;
+            p.depth_format = VK_FORMAT_D32_SFLOAT;
+            expect_refused(p, RenderPath::gpu, "HostPass::depth_format and stencil_format are for dynamic rendering");
             p = fine;
             p.format = VK_FORMAT_R8G8B8A8_SRGB;
             expect_refused(p, RenderPath::cpu, "an sRGB format");
@@ -352,12 +371,12 @@ bool near_an_edge(const std::vector<std::uint8_t>& pixels, std::uint32_t width, 
     return false;
 }
 
-// In a subpass of 4 samples per pixel, resolved into the application's image, the characters are drawn
-// multisampled: the pipelines are made for the pass's sample count (validation would report a mismatch). The
-// fragment shader runs once per pixel, at its centre, so a pixel that all its samples see inside the same triangles is
-// what the single-sampled frame holds; only pixels at edges, where samples see different triangles, may differ. So:
-// every pixel more than 2/255 off the single-sampled frame lies within one pixel of an edge of that frame, and some
-// do (the edges are smoothed).
+// In a subpass of 4 samples per pixel (of a render pass, and with dynamic rendering), resolved into the application's
+// image, the characters are drawn multisampled: the pipelines are made for the pass's sample count (validation would
+// report a mismatch). The fragment shader runs once per pixel, at its centre, so a pixel that all its samples see
+// inside the same triangles is what the single-sampled frame holds; only pixels at edges, where samples see different
+// triangles, may differ. So: every pixel more than 2/255 off the single-sampled frame lies within one pixel of an edge
+// of that frame, and some do (the edges are smoothed).
 TEST(RendererRecordInPass, draws_multisampled_in_a_multisampled_pass) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(own);
@@ -371,14 +390,19 @@ TEST(RendererRecordInPass, draws_multisampled_in_a_multisampled_pass) {
         AppCommands commands(host->lent, 1);
         const VkRect2D area{{0, 0}, {k_width, k_height}};
         std::uint64_t generation = 0;
-        for (RenderPath path : {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex}) {
-            const std::string where = "path " + std::to_string(static_cast<int>(path));
+        const RenderPath paths[] = {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex};
+        for (int k = 0; k < 6; ++k) {  // (each path in a render pass, then with dynamic rendering)
+            const RenderPath path = paths[k % 3];
+            const bool dynamic = k >= 3;
+            if (dynamic && !host->lent.dynamic_rendering) continue;  // (the device has no dynamic rendering)
+            const std::string where = "path " + std::to_string(static_cast<int>(path)) +
+                                      (dynamic ? ", dynamic rendering" : ", render pass");
             const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
             const std::vector<std::uint8_t> single =
                 composed(drawn_over_two_backgrounds(*own, crowd, scenes.crowd_camera, k_width, k_height, path), area);
             AppImage image(host->lent, k_image_width, k_image_height, ++generation, path);
             AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), true,
-                               VK_SAMPLE_COUNT_4_BIT);
+                               VK_SAMPLE_COUNT_4_BIT, dynamic);
             RecordedFrame recorded;
             ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, crowd, scenes.crowd_camera,
                                           path, recorded))

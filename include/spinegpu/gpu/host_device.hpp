@@ -28,7 +28,10 @@ namespace spinegpu::gpu {
 // - `queue` from `device`, of `queue_family`, which has graphics and compute;
 // - `timeline_semaphore`: whether the device was made with timeline semaphores (VkPhysicalDeviceVulkan12Features::
 //   timelineSemaphore, or VkPhysicalDeviceTimelineSemaphoreFeatures; taken on trust, as `features`), which
-//   Renderer::record_onto and record_for_pass need.
+//   Renderer::record_onto and record_for_pass need;
+// - `dynamic_rendering`: whether the device was made with dynamic rendering (VkPhysicalDeviceVulkan13Features::
+//   dynamicRendering, or VkPhysicalDeviceDynamicRenderingFeatures with VK_KHR_dynamic_rendering; taken on trust),
+//   which drawing in a render pass instance begun with vkCmdBeginRendering needs (HostPass without a render pass).
 //
 // The renderer submits to `queue`, from the calling thread, in draw, draw_onto, finalize and read_back (and
 // record_onto and record_for_pass, only for the upload of the first frame when finalize was not called). These wait
@@ -48,6 +51,7 @@ struct HostDevice {
     std::uint32_t queue_family = 0;
     VkPhysicalDeviceFeatures features{};
     bool timeline_semaphore = false;
+    bool dynamic_rendering = false;
 };
 
 // The image the last draw() frame was drawn into (Renderer::frame_image), for the application to use in its own command
@@ -116,18 +120,21 @@ struct HostImage {
 // more draw of that pass: for an engine that draws its frame in its own render passes. Requirements (the checked
 // ones: a refusal names the field):
 // - `render_pass` is the application's render pass (or one compatible with it), made on the lent device, and
-//   `subpass` one of its subpasses; that subpass has exactly one colour attachment, of `format` and `samples`, and no
-//   multiview; any depth/stencil attachment of it is neither tested nor written by the characters' draw; the
-//   characters blend into the colour attachment with each slot's blend mode over what it holds, which is premultiplied
-//   colour (encoded as the atlas pages' are);
+//   `subpass` one of its subpasses; or, with no render pass, a render pass instance begun with vkCmdBeginRendering
+//   (dynamic rendering: HostDevice::dynamic_rendering), `subpass` 0, whose depth and stencil attachments have
+//   `depth_format` and `stencil_format` (VK_FORMAT_UNDEFINED: none), as VkPipelineRenderingCreateInfo needs them.
+//   That subpass, or instance, has exactly one colour attachment, of `format` and `samples`, and no multiview; any
+//   depth/stencil attachment of it is neither tested nor written by the characters' draw; the characters blend into
+//   the colour attachment with each slot's blend mode over what it holds, which is premultiplied colour (encoded as
+//   the atlas pages' are);
 // - `format` is a colour format the device blends into (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT), and not an
 //   sRGB one (blending there would happen in linear light, which the renderer's colours are not); `samples` one
 //   sample count the device's framebuffers take; with more than one, the draw is multisampled as the pass is;
 // - `area` is where the characters are drawn, within the render area: the camera's pixels (Camera2D) count from its
 //   top-left corner, and nothing is drawn outside it (viewport and scissor); its offset is not negative;
 // - `generation` changes whenever `render_pass` is made anew (a handle value may be reused): the renderer makes the
-//   characters' pipelines for each render pass, subpass, format and sample count it is given, on the first frame
-//   in it, and keeps them until it is destroyed.
+//   characters' pipelines for each render pass, subpass, format, sample count (and depth and stencil formats, with
+//   dynamic rendering) it is given, on the first frame in it, and keeps them until it is destroyed.
 struct HostPass {
     VkRenderPass render_pass = VK_NULL_HANDLE;
     std::uint32_t subpass = 0;
@@ -135,6 +142,7 @@ struct HostPass {
     VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
     VkRect2D area{};
     std::uint64_t generation = 0;
+    VkFormat depth_format = VK_FORMAT_UNDEFINED, stencil_format = VK_FORMAT_UNDEFINED;  // dynamic rendering only
 };
 
 // A frame that Renderer::record_onto (or record_for_pass, with record_in_pass) recorded into the application's command

@@ -224,8 +224,9 @@ public:
                                           std::span<const CharacterDraw> characters, const Camera2D& camera,
                                           RenderPath path, PoseJob poses = {});
     // Records the draw of the frame that the last record_for_pass prepared into `commands`, the same command buffer,
-    // now inside the application's render pass instance at HostPass::subpass (begun with VK_SUBPASS_CONTENTS_INLINE;
-    // outside any pipeline-statistics query). It leaves the command buffer's bound graphics pipeline, descriptor sets,
+    // now inside the application's render pass instance at HostPass::subpass (begun with VK_SUBPASS_CONTENTS_INLINE,
+    // or by vkCmdBeginRendering without VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT; outside any
+    // pipeline-statistics query). It leaves the command buffer's bound graphics pipeline, descriptor sets,
     // push constants, viewport, scissor and index buffer changed: bind yours again after. Fails, recording nothing,
     // when no frame awaits its draw in `commands`: none was prepared, its draw was recorded already, or a frame was
     // drawn, recorded or waited for since (any of this renderer's calls that draw or wait: the prepared frame's draw
