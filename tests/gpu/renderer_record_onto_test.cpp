@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -15,9 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "app_render_pass.hpp"
 #include "host_image_support.hpp"
 #include "host_vulkan_support.hpp"
 #include "renderer_test_support.hpp"
+#include "spinegpu/gpu/gpu_structs.hpp"
 #include "spinegpu/gpu/host_device.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 
@@ -260,6 +263,78 @@ TEST(RendererRecordOnto, what_cannot_be_recorded_is_refused_naming_why) {
         host->destroy_device();
         expect_no_host_messages(*host);
     }
+}
+
+// A frame refused after the renderer waited for its slot (here: its outputs pass the storage range, lowered by
+// SPINEGPU_DIAGNOSE_STORAGE_RANGE) records nothing and takes no value: record_onto and record_for_pass both refuse the
+// crowd into the application's command buffer, record_in_pass then finds no frame to draw, and a smaller frame
+// recorded next into the same buffer takes value 1 and the slot, is drawn whole, and is finished at once (a value
+// taken by a refused frame would never be signalled, and the next wait for its slot would fail after 30 s).
+TEST(RendererRecordOnto, a_frame_refused_after_waiting_for_its_slot_records_nothing_and_takes_no_value) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(own);
+    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
+    ASSERT_TRUE(host);
+    {
+        Scenes scenes;
+        std::uint64_t outputs = 0;  // (the crowd's outputs through the gpu path, in bytes, the larger of two arrays)
+        {
+            std::string no_device;  // (own was made: so can this one be)
+            std::unique_ptr<Renderer> sizer = create_renderer(no_device);
+            ASSERT_TRUE(sizer) << no_device;
+            std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*sizer);
+            ASSERT_TRUE(crowd);
+            Result<FrameStats> sized =
+                sizer->draw(crowd->characters, scenes.crowd_camera, k_width, k_height, k_left, RenderPath::gpu);
+            ASSERT_TRUE(sized.ok()) << sized.error().message();
+            outputs = std::max<std::uint64_t>(std::uint64_t{sized->vertices} * sizeof(GpuOutVertex),
+                                              std::uint64_t{sized->triangles} * 12);
+        }
+        setenv("SPINEGPU_DIAGNOSE_STORAGE_RANGE", std::to_string(outputs - 1).c_str(), 1);
+        std::unique_ptr<Renderer> lent = renderer_on(*host);
+        unsetenv("SPINEGPU_DIAGNOSE_STORAGE_RANGE");
+        ASSERT_TRUE(lent);
+        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
+        const std::span<const CharacterDraw> crowd = scenes.crowd->characters, two = crowd.subspan(0, 2);
+        ASSERT_TRUE(lent->finalize().ok());
+        AppImage image(host->lent, k_width, k_height, 1, RenderPath::gpu);
+        AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
+        const HostImage target = image.target(VK_IMAGE_LAYOUT_GENERAL);
+        AppCommands commands(host->lent, 1);
+        VkCommandBuffer cb = commands.begin(0);
+        image.record_fill(cb, two_backgrounds(k_width, k_height), VK_IMAGE_LAYOUT_GENERAL);
+        const Camera2D& camera = scenes.crowd_camera;
+        Result<RecordedFrame> refused = lent->record_onto(cb, target, crowd, camera, RenderPath::gpu);
+        ASSERT_FALSE(refused.ok());
+        EXPECT_NE(refused.error().message().find("more than one storage buffer"), std::string::npos)
+            << refused.error().message();
+        refused = lent->record_for_pass(cb, pass.host_pass({{0, 0}, {k_width, k_height}}), crowd, camera,
+                                        RenderPath::gpu);
+        ASSERT_FALSE(refused.ok());
+        EXPECT_NE(refused.error().message().find("record_for_pass"), std::string::npos) << refused.error().message();
+        EXPECT_FALSE(lent->record_in_pass(cb).ok());
+        Result<RecordedFrame> drawn = lent->record_onto(cb, target, two, camera, RenderPath::gpu);
+        ASSERT_TRUE(drawn.ok()) << drawn.error().message();
+        EXPECT_EQ(drawn->value, 1u);
+        EXPECT_EQ(drawn->stats.frame, 1u);
+        image.record_copy_out(cb, VK_IMAGE_LAYOUT_GENERAL);
+        commands.submit(0, *drawn);
+        const auto start = std::chrono::steady_clock::now();
+        Result<FrameStats> done = lent->finish();
+        ASSERT_TRUE(done.ok()) << done.error().message();
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+        const std::vector<std::uint8_t> expected =
+            drawn_over_two_backgrounds(*own, two, camera, k_width, k_height, RenderPath::gpu);
+        commands.wait(0);
+        const std::vector<std::uint8_t> seen = image.copied_out();
+        EXPECT_EQ(pixels_differing(seen, expected), 0u) << "two of the crowd, after the refused frames";
+        EXPECT_GT(pixels_differing(seen, drawn_over_two_backgrounds(*own, {}, camera, k_width, k_height,
+                                                                    RenderPath::gpu)),
+                  100u);
+    }
+    expect_no_validation_messages(*own);
+    host->destroy_device();
+    expect_no_host_messages(*host);
 }
 
 }  // namespace
