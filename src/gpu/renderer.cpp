@@ -91,8 +91,6 @@ std::uint64_t signal_timeout_ns() {
 Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, std::optional<SignalDeadline> deadline,
                                        VkCommandBuffer into) {
     if (!slot.pending) return {};
-    // (A frame prepared for the application's render pass and not yet drawn is dropped by waiting for it.)
-    if (awaiting_draw && &slot == &frames[awaiting_draw->slot]) awaiting_draw.reset();
     const bool recorded = slot.signal != 0;
     std::uint64_t reached = 0;  // (a later frame's signal covers an earlier frame's, dropped or not yet waited for)
     if (recorded && (vkGetSemaphoreCounterValue(context->device, timeline, &reached) != VK_SUCCESS ||
@@ -129,21 +127,27 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, std::o
     slot.signal = 0;
     slot.pending = false;
     slot.recorded_into = VK_NULL_HANDLE;
+    // (A frame prepared for the application's render pass, its draw not recorded, is dropped once it has run.)
+    if (awaiting_draw && &slot == &frames[awaiting_draw->slot]) awaiting_draw.reset();
+    if (recorded && !retired_pipelines.empty()) destroy_retired_pipelines(false);
     // A recorded frame whose command buffer was dropped, its value covered by a later one, never ran: its queries
     // and counters hold nothing of it (or were never written), so its stats keep no GPU figures.
     const auto* counted = static_cast<const std::uint32_t*>(slot.counters.mapped);
     if (recorded && counted[k_ran_word] != static_cast<std::uint32_t>(slot.stats.frame)) return {};
     if (slot.timed && queries != VK_NULL_HANDLE) {
+        // (A frame whose draw in the application's pass was never recorded has no last stamp: its GPU time stays
+        // unknown, its skinning's is known.)
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
+        const std::uint32_t written = slot.undrawn ? 2 : k_queries_per_frame;
         std::uint64_t stamps[k_queries_per_frame] = {};
-        VkResult r = vkGetQueryPoolResults(context->device, queries, index * k_queries_per_frame,
-                                           k_queries_per_frame, sizeof(stamps), stamps, sizeof(std::uint64_t),
+        VkResult r = vkGetQueryPoolResults(context->device, queries, index * k_queries_per_frame, written,
+                                           sizeof(stamps), stamps, sizeof(std::uint64_t),
                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
         if (r == VK_SUCCESS) {
             // (Differences in the valid bits, so that a counter that wrapped between two stamps still subtracts.)
             const std::uint64_t mask = context->timestamp_mask;
             const double ms_per_tick = context->timestamp_period_ns * 1e-6;
-            slot.stats.gpu_ms = static_cast<double>((stamps[2] - stamps[0]) & mask) * ms_per_tick;
+            if (!slot.undrawn) slot.stats.gpu_ms = static_cast<double>((stamps[2] - stamps[0]) & mask) * ms_per_tick;
             slot.stats.skin_ms = static_cast<double>((stamps[1] - stamps[0]) & mask) * ms_per_tick;
         }
     }
@@ -157,7 +161,7 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, std::o
                               "tile or a character held more triangles than the tile path can draw here; draw such "
                               "frames through the gpu path");
         if (slot.timed) slot.stats.fragments = counted[0];
-    } else if (slot.timed && statistics != VK_NULL_HANDLE) {
+    } else if (slot.timed && !slot.undrawn && statistics != VK_NULL_HANDLE) {
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
         std::uint64_t fragments = 0;
         if (vkGetQueryPoolResults(context->device, statistics, index, 1, sizeof(fragments), &fragments,
@@ -252,6 +256,47 @@ Result<void> prepare_recording(Renderer::Impl& m, VkCommandBuffer commands, cons
     return {};
 }
 
+// The depth and stencil formats of a HostPass for dynamic rendering: each a format with that component, taken by the
+// device as a depth/stencil attachment at the pass's sample count, and the same format when both are given (one image
+// holds both).
+Result<void> check_depth_stencil(const Renderer::Impl& m, const HostPass& pass) {
+    auto refuse = [](const std::string& why) { return make_error("renderer", "record_for_pass", why); };
+    if (pass.depth_format != VK_FORMAT_UNDEFINED && pass.stencil_format != VK_FORMAT_UNDEFINED &&
+        pass.depth_format != pass.stencil_format)
+        return refuse("HostPass::depth_format is " + std::to_string(pass.depth_format) + " and stencil_format " +
+                      std::to_string(pass.stencil_format) +
+                      ": one image holds both attachments of a render pass instance, so they are one format");
+    const VkPhysicalDeviceLimits& limits = m.context->properties.limits;
+    const auto samples = static_cast<std::uint32_t>(pass.samples);
+    for (const bool depth : {true, false}) {
+        const VkFormat format = depth ? pass.depth_format : pass.stencil_format;
+        if (format == VK_FORMAT_UNDEFINED) continue;
+        const std::string field = std::string("HostPass::") + (depth ? "depth_format" : "stencil_format") + " is " +
+                                  std::to_string(format);
+        bool has_depth = false, has_stencil = false;
+        switch (format) {
+            case VK_FORMAT_D16_UNORM: case VK_FORMAT_X8_D24_UNORM_PACK32: case VK_FORMAT_D32_SFLOAT:
+                has_depth = true;
+                break;
+            case VK_FORMAT_S8_UINT: has_stencil = true; break;
+            case VK_FORMAT_D16_UNORM_S8_UINT: case VK_FORMAT_D24_UNORM_S8_UINT: case VK_FORMAT_D32_SFLOAT_S8_UINT:
+                has_depth = has_stencil = true;
+                break;
+            default: break;
+        }
+        if (depth ? !has_depth : !has_stencil)
+            return refuse(field + ", a format without a " + (depth ? "depth" : "stencil") + " component");
+        VkFormatProperties properties{};
+        vkGetPhysicalDeviceFormatProperties(m.context->physical, format, &properties);
+        if ((properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) == 0)
+            return refuse(field + ", which this device does not take as a depth/stencil attachment");
+        if (((depth ? limits.framebufferDepthSampleCounts : limits.framebufferStencilSampleCounts) & samples) == 0)
+            return refuse(field + ", which this device's framebuffers do not take at " + std::to_string(samples) +
+                          " samples (HostPass::samples)");
+    }
+    return {};
+}
+
 // record_for_pass's refusals: a renderer on its own device, the tile path, or a `pass` that breaks HostPass's checked
 // requirements.
 Result<void> check_pass(const Renderer::Impl& m, const HostPass& pass, RenderPath path) {
@@ -274,6 +319,7 @@ Result<void> check_pass(const Renderer::Impl& m, const HostPass& pass, RenderPat
         (pass.depth_format != VK_FORMAT_UNDEFINED || pass.stencil_format != VK_FORMAT_UNDEFINED))
         return refuse("HostPass::depth_format and stencil_format are for dynamic rendering: with a render pass, "
                       "leave them VK_FORMAT_UNDEFINED (the render pass names its attachments)");
+    if (Result<void> r = check_depth_stencil(m, pass); !r) return r;
     VkFormatProperties properties{};
     vkGetPhysicalDeviceFormatProperties(m.context->physical, pass.format, &properties);
     const std::string format = "HostPass::format is " + std::to_string(static_cast<int>(pass.format));

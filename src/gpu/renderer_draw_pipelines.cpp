@@ -1,8 +1,10 @@
 // The raster paths' render passes and graphics pipelines, for the renderer's own RGBA8 target, for the application's
 // images of each colour format taken (Renderer::draw_onto, record_onto) and for the application's own subpasses
 // (Renderer::record_for_pass).
+#include <algorithm>
 #include <array>
 #include <cassert>
+#include <vector>
 
 #include "renderer_impl.hpp"
 #include "shaders.hpp"
@@ -156,19 +158,23 @@ Result<DrawPasses> Renderer::Impl::draw_passes(VkFormat format) {
 }
 
 Result<PassPipelines> Renderer::Impl::pipelines_for(const HostPass& pass) {
-    for (const PassPipelines& p : pass_pipelines)
+    // (Dynamic rendering has no render pass object, whose remaking the generation tells.)
+    const bool dynamic = pass.render_pass == VK_NULL_HANDLE;
+    for (PassPipelines& p : pass_pipelines)
         if (p.pass.render_pass == pass.render_pass && p.pass.subpass == pass.subpass && p.pass.format == pass.format &&
-            p.pass.samples == pass.samples && p.pass.generation == pass.generation &&
-            p.pass.depth_format == pass.depth_format && p.pass.stencil_format == pass.stencil_format)
+            p.pass.samples == pass.samples && (dynamic || p.pass.generation == pass.generation) &&
+            p.pass.depth_format == pass.depth_format && p.pass.stencil_format == pass.stencil_format) {
+            p.last_used = ++pass_uses;
             return p;
+        }
     PassPipelines made{pass};
+    made.last_used = ++pass_uses;
     // (Without a render pass: dynamic rendering, the attachments' formats given instead.)
     VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
     rendering.colorAttachmentCount = 1;
     rendering.pColorAttachmentFormats = &pass.format;
     rendering.depthAttachmentFormat = pass.depth_format;
     rendering.stencilAttachmentFormat = pass.stencil_format;
-    const bool dynamic = pass.render_pass == VK_NULL_HANDLE;
     if (Result<void> r = make_draw_pipelines(pass.render_pass, made.draw, made.collapse, pass.subpass, pass.samples,
                                              dynamic ? &rendering : nullptr);
         !r) {
@@ -176,8 +182,27 @@ Result<PassPipelines> Renderer::Impl::pipelines_for(const HostPass& pass) {
             if (p != VK_NULL_HANDLE) vkDestroyPipeline(context->device, p, nullptr);
         return r.error();
     }
+    if (pass_pipelines.size() == k_kept_pass_pipelines) {
+        // The least recently used retire: frames recorded so far may use them (record_for_pass's frames alone do).
+        auto oldest = std::min_element(pass_pipelines.begin(), pass_pipelines.end(),
+                                       [](const PassPipelines& a, const PassPipelines& b) {
+                                           return a.last_used < b.last_used;
+                                       });
+        retired_pipelines.push_back({timeline_value, oldest->draw, oldest->collapse});
+        pass_pipelines.erase(oldest);
+    }
     pass_pipelines.push_back(made);
     return made;
+}
+
+void Renderer::Impl::destroy_retired_pipelines(bool all) {
+    std::uint64_t reached = 0;
+    if (!all && vkGetSemaphoreCounterValue(context->device, timeline, &reached) != VK_SUCCESS) return;
+    std::erase_if(retired_pipelines, [&](const RetiredPipelines& r) {
+        if (!all && r.after_value > reached) return false;
+        for (VkPipeline p : {r.draw, r.collapse}) vkDestroyPipeline(context->device, p, nullptr);
+        return true;
+    });
 }
 
 }  // namespace spinegpu::gpu

@@ -71,6 +71,18 @@ struct DrawPasses {
 struct PassPipelines {
     HostPass pass;
     VkPipeline draw = VK_NULL_HANDLE, collapse = VK_NULL_HANDLE;
+    std::uint64_t last_used = 0;  // Impl::pass_uses when a frame last took them
+};
+
+// How many subpasses' pipelines the renderer keeps (Impl::pass_pipelines): past that, the least recently drawn in
+// are retired.
+inline constexpr std::size_t k_kept_pass_pipelines = 8;
+
+// Pipelines no longer kept, destroyed once the renderer's timeline semaphore reaches `after_value`: every frame
+// recorded before they retired (the only frames that may use them) has then run.
+struct RetiredPipelines {
+    std::uint64_t after_value = 0;
+    VkPipeline draw = VK_NULL_HANDLE, collapse = VK_NULL_HANDLE;
 };
 
 // The frame that Renderer::record_for_pass recorded up to its draw, which Renderer::record_in_pass records into
@@ -167,6 +179,9 @@ struct FrameSlot {
     VkFence fence = VK_NULL_HANDLE;
     bool pending = false;  // submitted (or recorded for the application to submit) and not yet waited for
     bool timed = false;    // its queries were written
+    // Prepared by record_for_pass, its draw not (yet) recorded by record_in_pass: its last timestamp and its fragment
+    // query were never written.
+    bool undrawn = false;
     bool tiles = false;    // drawn by the tile rasterizer: fragments come from `counters`, not the query
     // Recorded by record_onto: the timeline value its submission signals (0: waited for by `fence`), and the
     // application's command buffer it was recorded into.
@@ -195,7 +210,11 @@ struct Renderer::Impl {
     VkRenderPass render_pass = VK_NULL_HANDLE;       // the own target: cleared, left for readback
     VkRenderPass load_render_pass = VK_NULL_HANDLE;  // the application's image (draw_onto): loaded, kept in place
     DrawPasses bgra_passes;  // for the application's B8G8R8A8_UNORM images: made by the first frame onto one
-    std::vector<PassPipelines> pass_pipelines;  // for the application's subpasses (record_for_pass), as first drawn in
+    // For the application's subpasses (record_for_pass): the k_kept_pass_pipelines most recently drawn in, and those
+    // retired while frames that may use them are pending.
+    std::vector<PassPipelines> pass_pipelines;
+    std::vector<RetiredPipelines> retired_pipelines;
+    std::uint64_t pass_uses = 0;
     bool diagnose_flat = false, diagnose_plain_blend = false;  // the graphics pipelines' diagnostics (create_pipelines)
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
     VkCommandPool command_pool = VK_NULL_HANDLE;
@@ -275,8 +294,12 @@ struct Renderer::Impl {
     Result<void> make_draw_pipelines(VkRenderPass pass, VkPipeline& draw, VkPipeline& collapse,
                                      std::uint32_t subpass = 0, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT,
                                      const void* rendering = nullptr);
-    // The pipelines for the application's subpass `pass` (record_for_pass), made on first use and kept; all or none.
+    // The pipelines for the application's subpass `pass` (record_for_pass), made on first use (all or none) and kept
+    // among the k_kept_pass_pipelines most recently used; a new one retires the least recently used past that.
     Result<PassPipelines> pipelines_for(const HostPass& pass);
+    // Destroys the retired pipelines whose frames have all run (their value reached), or all of them when `all` (the
+    // renderer being destroyed).
+    void destroy_retired_pipelines(bool all);
     // The render pass and pipelines for the application's images of `format` (RGBA8 or BGRA8 UNORM), made on first use.
     Result<DrawPasses> draw_passes(VkFormat format);
     // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constants 0, 1 and

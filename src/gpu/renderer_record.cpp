@@ -24,19 +24,22 @@ namespace {
 constexpr std::uint32_t k_culled = Renderer::Impl::k_culled;
 
 // Records the characters' draw calls inside a render pass: `draw` (or for gpu_vertex `collapse`) bound with the
-// frame's descriptor set and camera, the viewport and scissor on `area`, then one indexed draw of the skinned or
-// CPU-built triangles, or per run of one type (Impl::type_runs) the vertex-shader path's instanced draws.
+// frame's descriptor set and camera, the scissor on `area`, then one indexed draw of the skinned or CPU-built
+// triangles, or per run of one type (Impl::type_runs) the vertex-shader path's instanced draws. The camera's pixels
+// count from the area's corner; the shaders take them from the framebuffer's (the viewport from its corner, to the
+// area's far corner, and the camera moved by the area's offset), as clipping compares them with gl_FragCoord.
 void record_draw_calls(Renderer::Impl& m, const FrameSlot& f, VkCommandBuffer cb, VkDescriptorSet set,
                        VkPipeline draw, VkPipeline collapse, const Camera2D& camera, VkRect2D area, RenderPath path,
                        std::uint32_t index_total) {
     if (index_total == 0) return;
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, path == RenderPath::gpu_vertex ? collapse : draw);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, m.draw_layout, 0, 1, &set, 0, nullptr);
-    const float width = static_cast<float>(area.extent.width), height = static_cast<float>(area.extent.height);
-    VkViewport viewport{static_cast<float>(area.offset.x), static_cast<float>(area.offset.y), width, height, 0, 1};
+    const auto x = static_cast<float>(area.offset.x), y = static_cast<float>(area.offset.y);
+    const float width = x + static_cast<float>(area.extent.width), height = y + static_cast<float>(area.extent.height);
+    VkViewport viewport{0, 0, width, height, 0, 1};
     vkCmdSetViewport(cb, 0, 1, &viewport);
     vkCmdSetScissor(cb, 0, 1, &area);
-    const float push[5] = {camera.scale, camera.ox, camera.oy, width, height};
+    const float push[5] = {camera.scale, camera.ox + x, camera.oy + y, width, height};
     vkCmdPushConstants(cb, m.draw_layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push),
                        push);
     if (path == RenderPath::gpu_vertex) {
@@ -249,6 +252,7 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
     }
     const std::uint32_t query = m.frame_index * k_queries_per_frame;
     f.timed = m.queries != VK_NULL_HANDLE;
+    f.undrawn = false;
     if (f.timed) {
         vkCmdResetQueryPool(cb, m.queries, query, k_queries_per_frame);
         vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, m.queries, query);
@@ -311,11 +315,11 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
         Result<PassPipelines> pipelines = m.pipelines_for(*to.pass);  // (made by draw_frame already: found)
         m.awaiting_draw = AwaitingDraw{cb, m.frame_index, path, camera, to.pass->area, index_total,
                                        pipelines->draw, pipelines->collapse, set};
-        f.timed = false;
+        f.undrawn = true;
     } else {
         record_draw(m, f, cb, set, camera, to, path, index_total);
     }
-    if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries, query + 2);
+    if (f.timed && !f.undrawn) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries, query + 2);
     m.submitted = true;  // (or will be, by the application)
     if (own) {
         vkEndCommandBuffer(cb);
@@ -352,11 +356,9 @@ Result<void> Renderer::record_in_pass(VkCommandBuffer commands) {
     if (m.statistics != VK_NULL_HANDLE) vkCmdBeginQuery(commands, m.statistics, a.slot, 0);
     record_draw_calls(m, f, commands, a.set, a.draw, a.collapse, a.camera, a.area, a.path, a.index_total);
     if (m.statistics != VK_NULL_HANDLE) vkCmdEndQuery(commands, m.statistics, a.slot);
-    if (m.queries != VK_NULL_HANDLE) {
-        vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries,
-                            a.slot * k_queries_per_frame + 2);
-        f.timed = true;
-    }
+    const std::uint32_t last_stamp = a.slot * k_queries_per_frame + 2;
+    if (f.timed) vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries, last_stamp);
+    f.undrawn = false;
     return {};
 }
 

@@ -81,6 +81,7 @@ Renderer::Impl::~Impl() {
     for (const PassPipelines& p : pass_pipelines)
         for (VkPipeline pipeline : {p.draw, p.collapse})
             if (pipeline != VK_NULL_HANDLE) vkDestroyPipeline(d, pipeline, nullptr);
+    destroy_retired_pipelines(true);
     if (raster_pipeline) vkDestroyPipeline(d, raster_pipeline, nullptr);
     if (raster_onto_pipeline) vkDestroyPipeline(d, raster_onto_pipeline, nullptr);
     if (triangle_pipeline) vkDestroyPipeline(d, triangle_pipeline, nullptr);

@@ -219,17 +219,23 @@ VkCommandBuffer AppCommands::begin(std::uint32_t k) {
     return buffers_[k];
 }
 
-void AppCommands::submit(std::uint32_t k, const RecordedFrame& frame) {
+void AppCommands::submit(std::uint32_t k, const RecordedFrame& frame, VkSemaphore wait, std::uint64_t wait_value) {
     vkEndCommandBuffer(buffers_[k]);
     VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
     values.signalSemaphoreValueCount = 1;
     values.pSignalSemaphoreValues = &frame.value;
+    values.waitSemaphoreValueCount = wait != VK_NULL_HANDLE ? 1 : 0;
+    values.pWaitSemaphoreValues = &wait_value;
     VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     info.pNext = &values;
     info.commandBufferCount = 1;
     info.pCommandBuffers = &buffers_[k];
     info.signalSemaphoreCount = 1;
     info.pSignalSemaphores = &frame.semaphore;
+    const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    info.waitSemaphoreCount = wait != VK_NULL_HANDLE ? 1 : 0;
+    info.pWaitSemaphores = &wait;
+    info.pWaitDstStageMask = &wait_stage;
     vkResetFences(host_.device, 1, &fences_[k]);
     EXPECT_EQ(vkQueueSubmit(host_.queue, 1, &info, fences_[k]), VK_SUCCESS);
 }
@@ -307,10 +313,14 @@ bool add_again(Renderer& renderer, const AddedType& added, const std::string& sk
 }  // namespace
 
 std::span<const CharacterDraw> Scenes::characters(int scene) const {
-    return scene == 0 ? std::span<const CharacterDraw>(crowd->characters) : std::span<const CharacterDraw>(tank_draw);
+    return scene == 0   ? std::span<const CharacterDraw>(crowd->characters)
+           : scene == 1 ? std::span<const CharacterDraw>(tank_draw)
+                        : std::span<const CharacterDraw>(clipped_draw);
 }
 
-const Camera2D& Scenes::camera(int scene) const { return scene == 0 ? crowd_camera : tank_camera; }
+const Camera2D& Scenes::camera(int scene) const {
+    return scene == 0 ? crowd_camera : scene == 1 ? tank_camera : clipped_camera;
+}
 
 std::vector<OntoCase> onto_cases() {
     std::vector<OntoCase> out;
@@ -350,6 +360,10 @@ bool load_scenes(Renderer& own, Renderer& lent, Scenes& s) {
     for (int step = 0; step < 20; ++step) s.tank_player->step(1.0 / 60);  // (the shot's flash and smoke)
     s.tank_draw = {CharacterDraw{&s.tank_player->pose, s.tank->type, Color{}}};
     s.tank_camera = fit(s.tank_player->pose, s.tank->binding());
+    s.clipped_player = std::make_unique<Player>(tank, k_none, tank.animation_names.find("shoot"));
+    for (int step = 0; step < 10; ++step) s.clipped_player->step(1.0 / 60);  // (the glow, clipped, until 0.27 s)
+    s.clipped_draw = {CharacterDraw{&s.clipped_player->pose, s.tank->type, Color{}}};
+    s.clipped_camera = fit(s.clipped_player->pose, s.tank->binding());
     return true;
 }
 

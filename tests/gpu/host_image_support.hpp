@@ -96,8 +96,10 @@ public:
 
     // Command buffer `k`, reset and begun.
     VkCommandBuffer begin(std::uint32_t k);
-    // Ends command buffer `k` and submits it to the lent queue, signalling `frame`'s value, and fence `k`.
-    void submit(std::uint32_t k, const gpu::RecordedFrame& frame);
+    // Ends command buffer `k` and submits it to the lent queue, signalling `frame`'s value, and fence `k`; with
+    // `wait`, a timeline semaphore, waiting for it to reach `wait_value` first.
+    void submit(std::uint32_t k, const gpu::RecordedFrame& frame, VkSemaphore wait = VK_NULL_HANDLE,
+                std::uint64_t wait_value = 0);
     // Command buffer `k` as it is (recording, when begun and not yet submitted).
     VkCommandBuffer buffer(std::uint32_t k) const { return buffers_[k]; }
     // Waits for the submission of command buffer `k`.
@@ -130,17 +132,18 @@ std::uint32_t pixels_off_by_more_than(const std::vector<std::uint8_t>& a, const 
 // How many pixels of two straight RGBA8 images differ in any channel.
 std::uint32_t pixels_differing(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b);
 
-// The scenes drawn: the forty spineboys (additive slots, tints, translucency) and a tank firing (multiply and
-// additive slots), each with its camera. Both renderers draw the same poses: each type is added to the lent renderer
-// with the skeleton data it was added to `own` with (pages loaded again, as a renderer takes them).
+// The scenes drawn: the forty spineboys (additive slots, tints, translucency), a tank firing (multiply and additive
+// slots) and the tank earlier in its shot, its glow clipped (a clipping attachment in view), each with its camera.
+// Both renderers draw the same poses: each type is added to the lent renderer with the skeleton data it was added to
+// `own` with (pages loaded again, as a renderer takes them).
 struct Scenes {
     std::optional<SpineboyCrowd> crowd;
     std::optional<AddedType> tank;
-    std::unique_ptr<Player> tank_player;
-    std::vector<gpu::CharacterDraw> tank_draw;
-    gpu::Camera2D crowd_camera{0.18f, k_width / 2.0f, k_height / 2.0f}, tank_camera;
+    std::unique_ptr<Player> tank_player, clipped_player;
+    std::vector<gpu::CharacterDraw> tank_draw, clipped_draw;
+    gpu::Camera2D crowd_camera{0.18f, k_width / 2.0f, k_height / 2.0f}, tank_camera, clipped_camera;
 
-    // The characters and the camera of scene 0 (the crowd) or 1 (the tank).
+    // The characters and the camera of scene 0 (the crowd), 1 (the tank) or 2 (the tank clipped).
     std::span<const gpu::CharacterDraw> characters(int scene) const;
     const gpu::Camera2D& camera(int scene) const;
 };

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -122,7 +123,10 @@ std::vector<PassCase> pass_cases() {
                                  {RenderPath::cpu, 1, rgba, false, false, {24, 0}},
                                  {RenderPath::gpu_vertex, 0, bgra, false, true, {0, 16}},
                                  {RenderPath::gpu, 0, rgba, true, true, {24, 8}, across},
-                                 {RenderPath::cpu, 0, rgba, false, true, {0, 0}}};
+                                 {RenderPath::cpu, 0, rgba, false, true, {0, 0}},
+                                 {RenderPath::gpu, 2, rgba, true, false, {24, 16}},
+                                 {RenderPath::cpu, 2, bgra, false, true, {13, 0}},
+                                 {RenderPath::gpu, 2, rgba, false, true, {0, 0}}};
     for (PassCase& c : out)
         c.where = "path " + std::to_string(static_cast<int>(c.path)) + ", scene " + std::to_string(c.scene) +
                   ", format " + std::to_string(c.format) + (c.depth ? ", depth" : "") +
@@ -272,6 +276,8 @@ TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_o
         done = lent->finish();
         ASSERT_TRUE(done.ok()) << done.error().message();
         EXPECT_LT(done->gpu_ms, 0.0);  // (its draw and last timestamp never recorded: unknown)
+        EXPECT_GE(done->skin_ms, 0.0);  // (its skinning's stamps were written)
+        EXPECT_EQ(done->fragments, 0u);
         EXPECT_NE(refusal(commands.begin(1)).find("no frame awaits its draw"), std::string::npos);
         vkEndCommandBuffer(commands.buffer(1));
     }
@@ -282,9 +288,10 @@ TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_o
 
 // What cannot be drawn in the application's pass is refused, naming why: a renderer with its own device, the tile
 // path, no render pass on a device without dynamic rendering, another subpass than 0 with dynamic rendering,
-// attachment formats given with a render pass, a format the device does not blend into or an sRGB one, a sample
-// count that is not one the device takes, an empty area or one at a negative offset, a null command buffer, and a
-// device made without timeline semaphores.
+// attachment formats given with a render pass, and with dynamic rendering depth and stencil formats that differ or
+// lack their component, a colour format the device does not blend into or an sRGB one, a sample count that is not one
+// the device takes, an empty area or one at a negative offset, a null command buffer, and a device made without
+// timeline semaphores. The refusals record nothing into the command buffer.
 TEST(RendererRecordInPass, what_cannot_be_drawn_in_the_pass_is_refused_naming_why) {
     SPINEGPU_REQUIRE_RENDERER(own);
     for (const bool timeline : {true, false}) {
@@ -321,6 +328,17 @@ TEST(RendererRecordInPass, what_cannot_be_drawn_in_the_pass_is_refused_naming_wh
             p = fine;
             p.depth_format = VK_FORMAT_D32_SFLOAT;
             expect_refused(p, RenderPath::gpu, "HostPass::depth_format and stencil_format are for dynamic rendering");
+            if (host->lent.dynamic_rendering) {
+                p.render_pass = VK_NULL_HANDLE;
+                p.stencil_format = VK_FORMAT_S8_UINT;
+                expect_refused(p, RenderPath::gpu, "one image holds both attachments");
+                p.depth_format = p.stencil_format;
+                expect_refused(p, RenderPath::gpu, "HostPass::depth_format is 127, a format without a depth");
+                p.depth_format = p.stencil_format = VK_FORMAT_R8G8B8A8_UNORM;
+                expect_refused(p, RenderPath::gpu, "a format without a depth component");
+                p.depth_format = VK_FORMAT_UNDEFINED;
+                expect_refused(p, RenderPath::gpu, "HostPass::stencil_format is 37, a format without a stencil");
+            }
             p = fine;
             p.format = VK_FORMAT_R8G8B8A8_SRGB;
             expect_refused(p, RenderPath::cpu, "an sRGB format");
@@ -337,10 +355,16 @@ TEST(RendererRecordInPass, what_cannot_be_drawn_in_the_pass_is_refused_naming_wh
             EXPECT_NE(refusal(*lent, VK_NULL_HANDLE, fine, RenderPath::gpu).find("VK_NULL_HANDLE"), std::string::npos);
             if (!timeline) {
                 expect_refused(fine, RenderPath::gpu, "HostDevice::timeline_semaphore");
+                vkEndCommandBuffer(cb);  // (never submitted)
             } else {
-                EXPECT_EQ(refusal(*lent, cb, fine, RenderPath::gpu), "recorded");  // (no characters)
+                // The refusals recorded nothing: the command buffer, with a frame of no characters after them, is
+                // valid to submit (validation reports nothing), and the frame takes the first value.
+                Result<RecordedFrame> empty = lent->record_for_pass(cb, fine, {}, Camera2D{}, RenderPath::gpu);
+                ASSERT_TRUE(empty.ok()) << empty.error().message();
+                EXPECT_EQ(empty->value, 1u);
+                commands.submit(0, *empty);
+                EXPECT_TRUE(lent->finish().ok());
             }
-            vkEndCommandBuffer(cb);  // (never submitted)
         }
         host->destroy_device();
         expect_no_host_messages(*host);
@@ -371,12 +395,12 @@ bool near_an_edge(const std::vector<std::uint8_t>& pixels, std::uint32_t width, 
     return false;
 }
 
-// In a subpass of 4 samples per pixel (of a render pass, and with dynamic rendering), resolved into the application's
-// image, the characters are drawn multisampled: the pipelines are made for the pass's sample count (validation would
-// report a mismatch). The fragment shader runs once per pixel, at its centre, so a pixel that all its samples see
-// inside the same triangles is what the single-sampled frame holds; only pixels at edges, where samples see different
-// triangles, may differ. So: every pixel more than 2/255 off the single-sampled frame lies within one pixel of an edge
-// of that frame, and some do (the edges are smoothed).
+// In a subpass of 4 samples per pixel (of a render pass, and with dynamic rendering at an offset), resolved into the
+// application's image, the characters are drawn multisampled: the pipelines are made for the pass's sample count
+// (validation would report a mismatch). The fragment shader runs once per pixel, at its centre, so a pixel that all
+// its samples see inside the same triangles is what the single-sampled frame holds; only pixels at edges, where
+// samples see different triangles, may differ. So: every pixel more than 2/255 off the single-sampled frame lies
+// within one pixel of an edge of that frame, and some do (the edges are smoothed).
 TEST(RendererRecordInPass, draws_multisampled_in_a_multisampled_pass) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(own);
@@ -388,12 +412,12 @@ TEST(RendererRecordInPass, draws_multisampled_in_a_multisampled_pass) {
         Scenes scenes;
         ASSERT_TRUE(load_scenes(*own, *lent, scenes));
         AppCommands commands(host->lent, 1);
-        const VkRect2D area{{0, 0}, {k_width, k_height}};
         std::uint64_t generation = 0;
         const RenderPath paths[] = {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex};
         for (int k = 0; k < 6; ++k) {  // (each path in a render pass, then with dynamic rendering)
             const RenderPath path = paths[k % 3];
             const bool dynamic = k >= 3;
+            const VkRect2D area{dynamic ? VkOffset2D{13, 7} : VkOffset2D{0, 0}, {k_width, k_height}};
             if (dynamic && !host->lent.dynamic_rendering) continue;  // (the device has no dynamic rendering)
             const std::string where = "path " + std::to_string(static_cast<int>(path)) +
                                       (dynamic ? ", dynamic rendering" : ", render pass");
@@ -425,6 +449,83 @@ TEST(RendererRecordInPass, draws_multisampled_in_a_multisampled_pass) {
             ASSERT_TRUE(lent->finish().ok()) << where;
         }
     }
+    expect_no_validation_messages(*own);
+    host->destroy_device();
+    expect_no_host_messages(*host);
+}
+
+// The pipelines of the subpasses last drawn in are kept, the least recently used past eight retired, and destroyed
+// only once the frames recorded before they retired have run. With ten frames in flight, eight frames, each in a
+// render pass of another generation (a new subpass to the renderer), are submitted held back by a semaphore of the
+// application's; the ninth, in a ninth generation, retires the first's pipelines while the first frame is pending
+// (validation reports a pipeline destroyed then); then the application lets them run. Two more frames, in the first
+// two generations, make their pipelines again. The last frame of each batch is drawn as a renderer on its own device
+// draws it.
+TEST(RendererRecordInPass, keeps_the_pipelines_of_the_subpasses_last_drawn_in_and_retires_the_rest_once_done) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(own);
+    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
+    ASSERT_TRUE(host);
+    VkSemaphore held = VK_NULL_HANDLE;  // (the application's: the first batch waits for it)
+    VkSemaphoreTypeCreateInfo timeline{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    timeline.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    semaphore.pNext = &timeline;
+    ASSERT_EQ(vkCreateSemaphore(host->lent.device, &semaphore, nullptr, &held), VK_SUCCESS);
+    {
+        RendererDesc desc;
+        desc.host = &host->lent;
+        desc.frames_in_flight = 10;
+        Result<std::unique_ptr<Renderer>> made = Renderer::create(desc);
+        ASSERT_TRUE(made.ok()) << made.error().message();
+        Renderer& lent = **made;
+        Scenes scenes;
+        ASSERT_TRUE(load_scenes(*own, lent, scenes));
+        ASSERT_TRUE(lent.finalize().ok());  // (its upload waits for the queue, which must not be held then)
+        const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
+        const VkRect2D area{{0, 0}, {k_width, k_height}};
+        const std::vector<std::uint8_t> expected = composed(
+            drawn_over_two_backgrounds(*own, crowd, scenes.crowd_camera, k_width, k_height, RenderPath::gpu), area);
+        AppCommands commands(host->lent, 10);
+        AppImage image(host->lent, k_image_width, k_image_height, 1, RenderPath::gpu);
+        AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
+        const auto record = [&](std::uint32_t k, std::uint64_t generation) -> std::optional<RecordedFrame> {
+            VkCommandBuffer cb = commands.begin(k);
+            Result<RecordedFrame> prepared = lent.record_for_pass(cb, pass.host_pass(area, generation), crowd,
+                                                                  scenes.crowd_camera, RenderPath::gpu);
+            EXPECT_TRUE(prepared.ok()) << prepared.error().message();
+            if (!prepared) return std::nullopt;
+            pass.begin(cb, k_outside);
+            pass.clear(cb, {area.offset, {k_width / 2, k_height}}, k_left);
+            pass.clear(cb, {{k_width / 2, 0}, {k_width - k_width / 2, k_height}}, k_right);
+            EXPECT_TRUE(lent.record_in_pass(cb).ok());
+            pass.clear(cb, box_in(area), k_box);
+            pass.end(cb);
+            image.record_copy_out(cb, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+            return *prepared;
+        };
+        for (std::uint32_t k = 0; k < 9; ++k) {
+            std::optional<RecordedFrame> frame = record(k, k + 1);
+            ASSERT_TRUE(frame);
+            commands.submit(k, *frame, k == 0 ? held : VK_NULL_HANDLE, 1);
+        }
+        VkSemaphoreSignalInfo go{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+        go.semaphore = held;
+        go.value = 1;
+        ASSERT_EQ(vkSignalSemaphore(host->lent.device, &go), VK_SUCCESS);
+        ASSERT_TRUE(lent.finish().ok());
+        commands.wait(8);
+        EXPECT_EQ(pixels_differing(image.copied_out(), expected), 0u) << "the ninth frame";
+        for (std::uint32_t k = 0; k < 2; ++k) {
+            std::optional<RecordedFrame> frame = record(k, k + 1);
+            ASSERT_TRUE(frame);
+            commands.submit(k, *frame);
+        }
+        ASSERT_TRUE(lent.finish().ok());
+        commands.wait(1);
+        EXPECT_EQ(pixels_differing(image.copied_out(), expected), 0u) << "the first two generations again";
+    }
+    vkDestroySemaphore(host->lent.device, held, nullptr);
     expect_no_validation_messages(*own);
     host->destroy_device();
     expect_no_host_messages(*host);

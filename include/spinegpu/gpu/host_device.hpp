@@ -118,23 +118,30 @@ struct HostImage {
 // A subpass of the application's own render pass that Renderer::record_for_pass and record_in_pass draw the
 // characters in, between the application's own draws there (its background before them, its interface after), as one
 // more draw of that pass: for an engine that draws its frame in its own render passes. Requirements (the checked
-// ones: a refusal names the field):
+// ones: a refusal names the field; the others, which Vulkan does not let the renderer see, are taken on trust, and
+// breaking one is invalid use of Vulkan, which the validation layer reports):
 // - `render_pass` is the application's render pass (or one compatible with it), made on the lent device, and
-//   `subpass` one of its subpasses; or, with no render pass, a render pass instance begun with vkCmdBeginRendering
-//   (dynamic rendering: HostDevice::dynamic_rendering), `subpass` 0, whose depth and stencil attachments have
-//   `depth_format` and `stencil_format` (VK_FORMAT_UNDEFINED: none), as VkPipelineRenderingCreateInfo needs them.
+//   `subpass` one of its subpasses; or, with no render pass (checked: the device has HostDevice::dynamic_rendering),
+//   a render pass instance begun with vkCmdBeginRendering, `subpass` 0 (checked), whose depth and stencil attachments
+//   have `depth_format` and `stencil_format` (VK_FORMAT_UNDEFINED: none; checked: a format with that component, taken
+//   as a depth/stencil attachment at `samples`, the same one when both are given; both VK_FORMAT_UNDEFINED with a
+//   render pass), as VkPipelineRenderingCreateInfo needs them.
 //   That subpass, or instance, has exactly one colour attachment, of `format` and `samples`, and no multiview; any
 //   depth/stencil attachment of it is neither tested nor written by the characters' draw; the characters blend into
 //   the colour attachment with each slot's blend mode over what it holds, which is premultiplied colour (encoded as
 //   the atlas pages' are);
-// - `format` is a colour format the device blends into (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT), and not an
-//   sRGB one (blending there would happen in linear light, which the renderer's colours are not); `samples` one
-//   sample count the device's framebuffers take; with more than one, the draw is multisampled as the pass is;
+// - `format` (checked) is a colour format the device blends into (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT), and
+//   not an sRGB one (blending there would happen in linear light, which the renderer's colours are not); `samples`
+//   (checked) one sample count the device's framebuffers take; with more than one, the draw is multisampled as the
+//   pass is. With a render pass, the renderer sees neither its attachment's format nor its sample count: those of
+//   `format` and `samples` are taken on trust;
 // - `area` is where the characters are drawn, within the render area: the camera's pixels (Camera2D) count from its
-//   top-left corner, and nothing is drawn outside it (viewport and scissor); its offset is not negative;
+//   top-left corner, and nothing is drawn outside it (viewport and scissor); its offset is not negative and it lies
+//   within the largest framebuffer the device takes (checked);
 // - `generation` changes whenever `render_pass` is made anew (a handle value may be reused): the renderer makes the
-//   characters' pipelines for each render pass, subpass, format, sample count (and depth and stencil formats, with
-//   dynamic rendering) it is given, on the first frame in it, and keeps them until it is destroyed.
+//   characters' pipelines for each render pass and generation, subpass, format and sample count (with dynamic
+//   rendering, for each format, sample count, and depth and stencil formats) it is given, on the first frame in it,
+//   and keeps those of the eight last drawn in (Renderer::record_for_pass).
 struct HostPass {
     VkRenderPass render_pass = VK_NULL_HANDLE;
     std::uint32_t subpass = 0;

@@ -211,34 +211,42 @@ public:
     // that must come before its draw, which record_in_pass then records inside the application's render pass
     // (include host_device.hpp: HostPass says what the pass must be; RecordedFrame what the submission signals): the
     // places and skinning passes of the gpu and gpu_vertex paths (the cpu path's vertices are written here, in mapped
-    // memory). Only the raster paths: the gpu-tiles path draws in compute, which no render pass can hold. Commands the
+    // memory). Only the raster paths: the gpu-tiles path draws in compute, which no render pass can hold. It leaves
+    // the command buffer's bound compute pipeline, descriptor sets and push constants changed. Commands the
     // application records between the two may not use the renderer's buffers (they cannot name them); the frame's
     // own barriers order its skinning against its draw, and nothing else: no wait for the application's earlier
     // commands, since the frame touches none of its images before the draw, which its render pass orders. The
     // characters are culled against HostPass::area. The stats' record_ms counts this call's recording; gpu_ms, from
-    // the frame's first command to the end of its draw, counts the application's commands between (unknown when
-    // the draw was not recorded). Waits and fails as record_onto does (and for a `pass` that breaks HostPass's checked
-    // requirements, naming the field); the first frame in a render pass, subpass, format or sample count not seen
-    // before makes the characters' two pipelines for it. A failure records nothing into `commands`.
+    // the frame's first command to the end of its draw, counts the application's commands between (unknown, and
+    // the fragments too, when the draw was not recorded; skin_ms is known). Waits and fails as record_onto does (and
+    // for a `pass` that breaks HostPass's checked requirements, naming the field). The first frame in a render pass,
+    // subpass, format or sample count (with its generation; with dynamic rendering, its depth and stencil formats)
+    // not among the eight last drawn in makes the characters' two pipelines for it; the least recently drawn in past
+    // eight are destroyed once the frames recorded before then have signalled. A failure records nothing into
+    // `commands`.
     Result<RecordedFrame> record_for_pass(VkCommandBuffer_T* commands, const HostPass& pass,
                                           std::span<const CharacterDraw> characters, const Camera2D& camera,
                                           RenderPath path, PoseJob poses = {});
-    // Records the draw of the frame that the last record_for_pass prepared into `commands`, the same command buffer,
-    // now inside the application's render pass instance at HostPass::subpass (begun with VK_SUBPASS_CONTENTS_INLINE,
-    // or by vkCmdBeginRendering without VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT; outside any
-    // pipeline-statistics query). It leaves the command buffer's bound graphics pipeline, descriptor sets,
-    // push constants, viewport, scissor and index buffer changed: bind yours again after. Fails, recording nothing,
-    // when no frame awaits its draw in `commands`: none was prepared, its draw was recorded already, or a frame was
-    // drawn, recorded or waited for since (any of this renderer's calls that draw or wait: the prepared frame's draw
-    // is then dropped, and it is drawn by no call). A frame whose draw is never recorded still signals its value.
+    // Records the draw of the frame that the last record_for_pass prepared into `commands`, the same command buffer
+    // (neither reset nor begun again since: the renderer cannot tell), now inside the application's render pass
+    // instance at HostPass::subpass (begun with VK_SUBPASS_CONTENTS_INLINE, or by vkCmdBeginRendering without
+    // VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT; outside any pipeline-statistics query; a query of the
+    // application's that is active, an occlusion query say, counts the characters' draw). It leaves the command
+    // buffer's graphics state changed: the bound pipeline (and with it whatever dynamic state the application's
+    // pipeline had set, the blend constants or stencil reference say), descriptor sets, push constants, viewport,
+    // scissor and index buffer: bind and set yours again after. Fails, recording nothing, when no frame awaits its
+    // draw in `commands`: none was prepared, its draw was recorded already, or the frame was dropped by a later frame
+    // (draw, draw_onto, record_onto or record_for_pass) or by a wait for it (its slot's reuse, or finish, read_back
+    // or a draw at a new size, which wait for its submission, up to 30 s, and fail when it has not come). A frame
+    // whose draw is never recorded still signals its value.
     Result<void> record_in_pass(VkCommandBuffer_T* commands);
 
     // Threads for packing poses and building the CPU path's vertices (characters are split into ranges), or null for
     // the calling thread alone. The pool must outlive its use here; the renderer runs one batch at a time on it.
     void set_worker_pool(WorkerPool* pool);
 
-    // Waits for every submitted frame (and every frame recorded by record_onto, up to 30 s in all for their
-    // submissions' signals); the stats of the last frame drawn then include its gpu_ms. Fails when a frame it waited
+    // Waits for every submitted frame (and every frame recorded by record_onto or record_for_pass, up to 30 s in all
+    // for their submissions' signals); the stats of the last frame drawn then include its gpu_ms. Fails when a frame it waited
     // for went wrong on the device (the tile path past llvmpipe's loop guard) or a recorded frame's signal did not
     // come, after waiting for all.
     Result<FrameStats> finish();
