@@ -246,9 +246,9 @@ public:
     void set_worker_pool(WorkerPool* pool);
 
     // Waits for every submitted frame (and every frame recorded by record_onto or record_for_pass, up to 30 s in all
-    // for their submissions' signals); the stats of the last frame drawn then include its gpu_ms. Fails when a frame it waited
-    // for went wrong on the device (the tile path past llvmpipe's loop guard) or a recorded frame's signal did not
-    // come, after waiting for all.
+    // for their submissions' signals); the stats of the last frame drawn then include its gpu_ms. Fails when a frame
+    // it waited for went wrong on the device (the tile path past llvmpipe's loop guard) or a recorded frame's signal
+    // did not come, after waiting for all.
     Result<FrameStats> finish();
 
     // The stats of the frame most recently waited for (by a draw that reuses its slot, finish or read_back), its
