@@ -136,8 +136,9 @@ std::vector<PassCase> pass_cases() {
     return out;
 }
 
-// On the gpu, cpu and gpu_vertex paths, both scenes, RGBA8 and BGRA8 images, subpasses with and without a depth
-// attachment, areas at the image's corner and at offsets in it: the image copied out is the pass's clear outside the
+// On the gpu, cpu and gpu_vertex paths, the three scenes (the clipped tank at offsets too, where clipping must follow
+// the area), RGBA8 and BGRA8 images, subpasses with and without a depth attachment, render passes and dynamic
+// rendering, areas at the image's corner and at offsets in it: the image copied out is the pass's clear outside the
 // area, the box over it, and elsewhere in it, pixel for pixel, what a renderer on its own device draws over each
 // half's background (on lavapipe a BGRA8 image's premultiplied channels may be 1/255 off, as its blending of that
 // format rounds: see the BGRA8 test in renderer_host_image_test.cpp); at an offset, within DESIGN.md's tolerance
