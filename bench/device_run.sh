@@ -24,8 +24,8 @@
 # offscreen: 8,000 spineboys in view and 8,000 or 24,000 more outside it, posed or passed over (--skip-offscreen);
 #     EXTRAS="0 24000" picks the counts outside, WALK=P has every character walk P pixels a second (--walk).
 # lend: samples/draw_on_your_device (an application lending its own Vulkan device to the renderer) on the hardware
-#     driver, with `spinegpu render` of the same frames beside it (lend-*.png, to compare here:
-#     tests/cli/png_rgba.py decodes them).
+#     driver, onto its image (lend-*-app.png) and in its own render pass (lend-*-pass.png), with `spinegpu render` of
+#     the same frames beside it (lend-*-render.png; to compare here: tests/cli/png_rgba.py decodes them).
 # gtests: the GPU test suite (spinegpu_gpu_tests, built by device_prepare.sh with TESTS=1) on the hardware driver.
 # closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
 #     clipping leaves pixel centres on a shared edge uncovered.
@@ -332,6 +332,7 @@ if [ "$what" = lend ]; then
     IFS=: read -r skel atlas anim cam <<< "$spec"
     name=$(basename "$skel" | cut -d. -f1)
     ./.devlib/draw_on_your_device "$skel" "$atlas" "$anim" 30 "$cam" "$out/lend-$name-app.png" 2>&1
+    ./.devlib/draw_on_your_device "$skel" "$atlas" "$anim" 30 "$cam" "$out/lend-$name-pass.png" in-pass 2>&1
     "$bin" render --skeleton "$skel" --atlas "$atlas" --animation "$anim" --steps 30 --width 512 --height 512 \
       --camera "$cam" --out "$out/lend-$name-render.png" 2>&1
   done

@@ -2,12 +2,13 @@
 // renderer, which draws one character, posed after STEPS frames of 1/60 s of ANIMATION as `spinegpu render` poses
 // it, onto the application's own 512x512 image with the camera SCALE,OX,OY (as `render --camera`). The renderer
 // records the character into the application's command buffer (Renderer::record_onto), between the application's
-// clear to transparent (where an engine would have drawn its scene) and its copy of the image out; the application
-// submits that command buffer to its own queue and writes the copy to OUT.png (straight alpha). The README
-// quotes the lines between the README markers; tests/cli/library_samples_match_the_tool.sh checks that OUT.png
-// equals `spinegpu render`'s image of that frame.
+// clear to transparent (where an engine would have drawn its scene) and its copy of the image out; or, with `in-pass`,
+// inside the application's own render pass over that image (Renderer::record_for_pass before the pass, record_in_pass
+// in it). The application submits that command buffer to its own queue and writes the copy to OUT.png (straight
+// alpha). The README quotes the lines between the README markers; tests/cli/library_samples_match_the_tool.sh checks
+// that OUT.png equals `spinegpu render`'s image of that frame, both ways.
 //
-// usage: draw_on_your_device SKELETON ATLAS ANIMATION STEPS SCALE,OX,OY OUT.png
+// usage: draw_on_your_device SKELETON ATLAS ANIMATION STEPS SCALE,OX,OY OUT.png [in-pass]
 #include <vulkan/vulkan.h>
 
 #include <cctype>
@@ -138,15 +139,20 @@ std::uint32_t memory_type(VkPhysicalDevice physical, std::uint32_t allowed, VkMe
     return VK_MAX_MEMORY_TYPES;
 }
 
-// The application's image that the character is drawn onto (RGBA8, size x size, and its view), and a host-visible
-// buffer to copy it into. Destroyed by the application once nothing uses them.
+// The application's image that the character is drawn onto (RGBA8, size x size, and its view), a host-visible
+// buffer to copy it into, and for the in-pass frame the application's render pass over it and its framebuffer.
+// Destroyed by the application once nothing uses them.
 struct AppImage {
     VkDevice device = VK_NULL_HANDLE;
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory image_memory = VK_NULL_HANDLE, buffer_memory = VK_NULL_HANDLE;
+    VkRenderPass render_pass = VK_NULL_HANDLE;
+    VkFramebuffer framebuffer = VK_NULL_HANDLE;
     ~AppImage() {
+        if (framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(device, framebuffer, nullptr);
+        if (render_pass != VK_NULL_HANDLE) vkDestroyRenderPass(device, render_pass, nullptr);
         if (view != VK_NULL_HANDLE) vkDestroyImageView(device, view, nullptr);
         if (image != VK_NULL_HANDLE) vkDestroyImage(device, image, nullptr);
         if (buffer != VK_NULL_HANDLE) vkDestroyBuffer(device, buffer, nullptr);
@@ -194,13 +200,55 @@ struct AppImage {
         if (VkResult r = allocate(lent, needs, host, buffer_memory); r != VK_SUCCESS) return r;
         return vkBindBufferMemory(device, buffer, buffer_memory, 0);
     }
+    // The render pass of the in-pass frame: one subpass over the image, loading what the clear left (in
+    // TRANSFER_DST_OPTIMAL) after the clear, and leaving it ready for the copy out (TRANSFER_SRC_OPTIMAL); and its
+    // framebuffer.
+    VkResult create_pass(std::uint32_t size) {
+        VkAttachmentDescription color{};
+        color.format = VK_FORMAT_R8G8B8A8_UNORM;
+        color.samples = VK_SAMPLE_COUNT_1_BIT;
+        color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+        color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+        color.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+        color.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+        color.initialLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        color.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        const VkAttachmentReference color_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+        VkSubpassDescription subpass{};
+        subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+        subpass.colorAttachmentCount = 1;
+        subpass.pColorAttachments = &color_ref;
+        const VkSubpassDependency dependencies[2] = {
+            {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+             VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+             0},
+            {0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+             VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0}};
+        VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+        pass_info.attachmentCount = 1;
+        pass_info.pAttachments = &color;
+        pass_info.subpassCount = 1;
+        pass_info.pSubpasses = &subpass;
+        pass_info.dependencyCount = 2;
+        pass_info.pDependencies = dependencies;
+        if (VkResult r = vkCreateRenderPass(device, &pass_info, nullptr, &render_pass); r != VK_SUCCESS) return r;
+        VkFramebufferCreateInfo framebuffer_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+        framebuffer_info.renderPass = render_pass;
+        framebuffer_info.attachmentCount = 1;
+        framebuffer_info.pAttachments = &view;
+        framebuffer_info.width = framebuffer_info.height = size;
+        framebuffer_info.layers = 1;
+        return vkCreateFramebuffer(device, &framebuffer_info, nullptr, &framebuffer);
+    }
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 7) {
-        std::fprintf(stderr, "usage: draw_on_your_device SKELETON ATLAS ANIMATION STEPS SCALE,OX,OY OUT.png\n");
+    const bool in_pass = argc == 8 && std::strcmp(argv[7], "in-pass") == 0;
+    if (argc != 7 && !in_pass) {
+        std::fprintf(stderr,
+                     "usage: draw_on_your_device SKELETON ATLAS ANIMATION STEPS SCALE,OX,OY OUT.png [in-pass]\n");
         return 2;
     }
     char* end = nullptr;
@@ -247,6 +295,8 @@ int main(int argc, char** argv) {
     }
     AppImage canvas;
     if (VkResult r = canvas.create(lent, k_size); r != VK_SUCCESS) return fail("the application's image", r);
+    if (in_pass)
+        if (VkResult r = canvas.create_pass(k_size); r != VK_SUCCESS) return fail("the application's render pass", r);
     VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pool_info.queueFamilyIndex = lent.queue_family;
     VkCommandPool pool = VK_NULL_HANDLE;
@@ -282,7 +332,8 @@ int main(int argc, char** argv) {
     // README: end
 
     // The application's frame, in one command buffer: its own drawing before the character, here a clear to
-    // transparent (as `render` clears), left in TRANSFER_DST_OPTIMAL; the character; a copy of the image out.
+    // transparent (as `render` clears), left in TRANSFER_DST_OPTIMAL; the character (onto the image, or in the
+    // application's render pass over it); a copy of the image out.
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     vkBeginCommandBuffer(commands, &begin);
@@ -299,33 +350,63 @@ int main(int argc, char** argv) {
     vkCmdClearColorImage(commands, canvas.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &transparent, 1,
                          &to_clear.subresourceRange);
 
-    // README: begin record
-    // The application's image, premultiplied RGBA8, in the layout its own commands leave it in: the character is
-    // blended onto what it holds, each slot with its blend mode. Its commands go into the application's command
-    // buffer, after the clear (they wait for every command before them).
-    const gpu::HostImage target{canvas.image, canvas.view, VK_FORMAT_R8G8B8A8_UNORM, k_size, k_size,
-                                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, /*generation=*/1};
+    // README: begin character
     const gpu::CharacterDraw character{&pose, *type, Color{}};
-    Result<gpu::RecordedFrame> frame = (*renderer)->record_onto(commands, target, {&character, 1}, camera,
-                                                                gpu::RenderPath::gpu);
-    if (!frame) return fail(frame.error());
+    gpu::RecordedFrame frame;  // (what the submission signals)
+    // README: end
+    if (!in_pass) {
+        // README: begin record
+        // The application's image, premultiplied RGBA8, in the layout its own commands leave it in: the character is
+        // blended onto what it holds, each slot with its blend mode. Its commands go into the application's command
+        // buffer, after the clear (they wait for every command before them).
+        const gpu::HostImage target{canvas.image, canvas.view, VK_FORMAT_R8G8B8A8_UNORM, k_size, k_size,
+                                    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, /*generation=*/1};
+        Result<gpu::RecordedFrame> recorded = (*renderer)->record_onto(commands, target, {&character, 1}, camera,
+                                                                       gpu::RenderPath::gpu);
+        if (!recorded) return fail(recorded.error());
+        frame = *recorded;
 
-    // Back in target.layout, the frame's writes visible to later commands: a barrier only for the layout a copy wants
-    // (source access 0 would do; validation layers before 1.3.268 want MEMORY_WRITE here).
-    VkImageMemoryBarrier ready{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    ready.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-    ready.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    ready.oldLayout = target.layout;
-    ready.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    ready.srcQueueFamilyIndex = ready.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    ready.image = target.image;
-    ready.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
-                         0, nullptr, 1, &ready);
+        // Back in target.layout, the frame's writes visible to later commands: a barrier only for the layout a copy
+        // wants (source access 0 would do; validation layers before 1.3.268 want MEMORY_WRITE here).
+        VkImageMemoryBarrier ready{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+        ready.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+        ready.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        ready.oldLayout = target.layout;
+        ready.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        ready.srcQueueFamilyIndex = ready.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        ready.image = target.image;
+        ready.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                             nullptr, 0, nullptr, 1, &ready);
+        // README: end
+    } else {
+        // README: begin pass
+        // Or the character drawn inside the application's own render pass, between its draws there: the frame's
+        // compute work recorded before the pass, its draw in it (this pass loads the cleared image and leaves it
+        // ready for the copy).
+        const gpu::HostPass pass{canvas.render_pass, /*subpass=*/0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT,
+                                 {{0, 0}, {k_size, k_size}}, /*generation=*/1};
+        Result<gpu::RecordedFrame> recorded = (*renderer)->record_for_pass(commands, pass, {&character, 1}, camera,
+                                                                           gpu::RenderPath::gpu);
+        if (!recorded) return fail(recorded.error());
+        frame = *recorded;
+        VkRenderPassBeginInfo begin_pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+        begin_pass.renderPass = canvas.render_pass;
+        begin_pass.framebuffer = canvas.framebuffer;
+        begin_pass.renderArea = pass.area;
+        vkCmdBeginRenderPass(commands, &begin_pass, VK_SUBPASS_CONTENTS_INLINE);
+        // (the application's own draws before the character)
+        if (Result<void> drawn = (*renderer)->record_in_pass(commands); !drawn) return fail(drawn.error());
+        // (its draws after it, with its pipeline, descriptor sets, push constants, viewport, scissor and index
+        // buffer bound again)
+        vkCmdEndRenderPass(commands);
+        // README: end
+    }
+    // README: begin copy
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {target.width, target.height, 1};
-    vkCmdCopyImageToBuffer(commands, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, canvas.buffer, 1, &region);
+    region.imageExtent = {k_size, k_size, 1};
+    vkCmdCopyImageToBuffer(commands, canvas.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, canvas.buffer, 1, &region);
     // README: end
     VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -338,13 +419,13 @@ int main(int argc, char** argv) {
     // frame's buffers only once it has.
     VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
     values.signalSemaphoreValueCount = 1;
-    values.pSignalSemaphoreValues = &frame->value;
+    values.pSignalSemaphoreValues = &frame.value;
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.pNext = &values;
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &commands;
     submit.signalSemaphoreCount = 1;
-    submit.pSignalSemaphores = &frame->semaphore;
+    submit.pSignalSemaphores = &frame.semaphore;
     VkResult submitted = vkQueueSubmit(lent.queue, 1, &submit, VK_NULL_HANDLE);
     // README: end
     if (submitted == VK_SUCCESS) submitted = vkQueueWaitIdle(lent.queue);

@@ -4,7 +4,8 @@
 # needed), pose_one_character prints the same bits as `spinegpu pose` for the same animation and steps, and
 # draw_a_crowd draws the same image through the gpu and the cpu path (at most 0.1% of covered pixels off by more
 # than 2/255, as the render tests allow), and draw_on_your_device, drawing on a Vulkan device of its own that it lends
-# to the renderer, writes the image `spinegpu render` draws of the same frame. Also checks that the README's C++ blocks
+# to the renderer, onto its image and inside its own render pass, writes the image `spinegpu render` draws of the same
+# frame both ways. Also checks that the README's C++ blocks
 # are the samples' marked lines.
 # usage: library_samples_match_the_tool.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
@@ -15,7 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 # The README quotes the samples: each ```cpp block of "Using the library from C++" is one sample's parts between
-# "// README: begin" and "// README: end" markers, each dedented, joined by blank lines, in order.
+# "// README: begin NAME" and "// README: end" markers (all of them, or those named), each dedented, joined by blank
+# lines, in order.
 python3 - "$source_dir" <<'PY' || fail "README.md's C++ blocks differ from the samples' marked lines"
 import re, sys, textwrap
 def die(message): print(message); sys.exit(1)
@@ -23,11 +25,17 @@ root = sys.argv[1]
 readme = open(f"{root}/README.md").read()
 blocks = re.findall(r"^```cpp\n(.*?)^```$", readme, re.S | re.M)
 marked = []
-for name in ("pose_one_character.cpp", "draw_a_crowd.cpp", "draw_on_your_device.cpp"):
+onto = ["headers", "lend", "character", "record", "copy", "submit"]
+for name, parts in (("pose_one_character.cpp", None), ("draw_a_crowd.cpp", None), ("draw_on_your_device.cpp", onto),
+                    ("draw_on_your_device.cpp", ["pass"])):
     text = open(f"{root}/samples/{name}").read()
-    found = re.findall(r"^[ \t]*// README: begin[^\n]*\n(.*?)^[ \t]*// README: end", text, re.S | re.M)
+    found = re.findall(r"^[ \t]*// README: begin ([^\n]*)\n(.*?)^[ \t]*// README: end", text, re.S | re.M)
+    if parts is not None:
+        if sorted(part for part, _ in found if part in parts) != sorted(parts):
+            die(f"samples/{name}: not every part of {parts} is marked")
+        found = [(part, body) for part, body in found if part in parts]
     if not found: die(f"samples/{name}: no marked part")
-    marked.append("\n".join(textwrap.dedent(part) for part in found))
+    marked.append("\n".join(textwrap.dedent(body) for _, body in found))
 if len(blocks) != len(marked): die(f"README.md has {len(blocks)} C++ blocks, the samples {len(marked)}")
 for k, (block, part) in enumerate(zip(blocks, marked)):
     if block != part:
@@ -118,9 +126,12 @@ camera=$("$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$animatio
 [ -n "$camera" ] || fail "render --fit printed no camera ($(cat "$tmp/err"))"
 "$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$animation" --steps 30 --width 512 --height 512 \
   --camera "$camera" --out "$tmp/tool.png" 2>"$tmp/err" || fail "spinegpu render: $(cat "$tmp/err")"
-"$tmp/samples/draw_on_your_device" "$rig" "$atlas" "$animation" 30 "$camera" "$tmp/app.png" >/dev/null 2>"$tmp/err" \
-  || fail "draw_on_your_device: $(cat "$tmp/err")"
-python3 - "$tmp/app.png" "$tmp/tool.png" <<'PY' || fail "draw_on_your_device differs from spinegpu render"
+# Both ways: onto the application's image, and inside its own render pass over it (in-pass).
+for mode in onto in-pass; do
+  "$tmp/samples/draw_on_your_device" "$rig" "$atlas" "$animation" 30 "$camera" "$tmp/app-$mode.png" \
+    $([ $mode = in-pass ] && echo in-pass) >/dev/null 2>"$tmp/err" ||
+    fail "draw_on_your_device ($mode): $(cat "$tmp/err")"
+  python3 - "$tmp/app-$mode.png" "$tmp/tool.png" <<'PY' || fail "draw_on_your_device ($mode) differs from render"
 import sys
 from png_rgba import rgba
 (w, h, a), (w2, h2, b) = rgba(sys.argv[1]), rgba(sys.argv[2])
@@ -131,5 +142,6 @@ print(f"drawn {drawn}, differing {differing}")
 if drawn < w * h // 20: print(f"only {drawn} pixels of {w * h} drawn"); sys.exit(1)
 if differing: print(f"{differing} pixels differ"); sys.exit(1)
 PY
+done
 echo "ok: installed package found and linked; pose equals spinegpu pose; gpu and cpu crowds agree; the application's" \
   "device draws what render draws"
