@@ -337,14 +337,17 @@ Result<void> check_pass(const Renderer::Impl& m, const HostPass& pass, RenderPat
     if (samples == 0 || (samples & (samples - 1)) != 0 || (limits.framebufferColorSampleCounts & samples) == 0)
         return refuse("HostPass::samples is " + std::to_string(samples) +
                       ", not one sample count this device's framebuffers take");
+    // (The viewport reaches from the framebuffer's corner to the area's far one: record_draw_calls.)
     const VkRect2D& area = pass.area;
+    const std::uint64_t right = std::uint64_t{area.extent.width} + static_cast<std::uint32_t>(area.offset.x);
+    const std::uint64_t bottom = std::uint64_t{area.extent.height} + static_cast<std::uint32_t>(area.offset.y);
     if (area.offset.x < 0 || area.offset.y < 0 || area.extent.width == 0 || area.extent.height == 0 ||
-        std::uint64_t{area.extent.width} + static_cast<std::uint32_t>(area.offset.x) > limits.maxFramebufferWidth ||
-        std::uint64_t{area.extent.height} + static_cast<std::uint32_t>(area.offset.y) > limits.maxFramebufferHeight)
+        right > std::min(limits.maxFramebufferWidth, limits.maxViewportDimensions[0]) ||
+        bottom > std::min(limits.maxFramebufferHeight, limits.maxViewportDimensions[1]))
         return refuse("HostPass::area is " + std::to_string(area.extent.width) + "x" +
                       std::to_string(area.extent.height) + " at (" + std::to_string(area.offset.x) + ", " +
                       std::to_string(area.offset.y) +
-                      "): empty, at a negative offset or past the largest framebuffer the device allows");
+                      "): empty, at a negative offset or past the largest framebuffer or viewport the device allows");
     return {};
 }
 

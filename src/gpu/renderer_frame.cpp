@@ -74,9 +74,6 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     }
     if (to.host == nullptr && to.pass == nullptr)
         if (Result<void> r = m.fit_target(width, height); !r) return r.error();
-    // (The application's subpass: its pipelines made, or found, before anything is waited for or recorded.)
-    if (to.pass != nullptr)
-        if (Result<PassPipelines> r = m.pipelines_for(*to.pass); !r) return r.error();
     FrameSlot& f = m.frames[m.frame_index];
     if (Result<void> r = m.wait_slot(f, call, std::nullopt, to.into); !r) return r.error();
     const bool tiles = path == RenderPath::gpu_tiles;
@@ -308,6 +305,10 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     // Record and submit.
     const auto record_start = std::chrono::steady_clock::now();
     const FrameCounts counts{static_cast<std::uint32_t>(n), visible, index_total, place_blocks, tile_bytes, tile_push};
+    // (The application's subpass: its pipelines made, or found, once nothing can refuse the frame, and before anything
+    // is recorded.)
+    if (to.pass != nullptr)
+        if (Result<PassPipelines> r = m.pipelines_for(*to.pass); !r) return r.error();
     const Result<void> recorded = m.record_frame(f, to, characters, camera, path, counts);
     if (!recorded) return recorded.error();
     f.stats.record_ms = milliseconds_since(record_start);

@@ -136,8 +136,9 @@ struct HostImage {
 //   pass is. With a render pass, the renderer sees neither its attachment's format nor its sample count: those of
 //   `format` and `samples` are taken on trust;
 // - `area` is where the characters are drawn, within the render area: the camera's pixels (Camera2D) count from its
-//   top-left corner, and nothing is drawn outside it (viewport and scissor); its offset is not negative and it lies
-//   within the largest framebuffer the device takes (checked);
+//   top-left corner, and nothing is drawn outside it (scissor); its offset is not negative and it lies within the
+//   largest framebuffer and viewport the device takes (checked: the characters' viewport reaches from the
+//   framebuffer's corner to the area's far one);
 // - `generation` changes whenever `render_pass` is made anew (a handle value may be reused): the renderer makes the
 //   characters' pipelines for each render pass and generation, subpass, format and sample count (with dynamic
 //   rendering, for each format, sample count, and depth and stencil formats) it is given, on the first frame in it,

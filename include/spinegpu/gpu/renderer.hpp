@@ -222,8 +222,8 @@ public:
     // for a `pass` that breaks HostPass's checked requirements, naming the field). The first frame in a render pass,
     // subpass, format or sample count (with its generation; with dynamic rendering, its depth and stencil formats)
     // not among the eight last drawn in makes the characters' two pipelines for it; the least recently drawn in past
-    // eight are destroyed once the frames recorded before then have signalled. A failure records nothing into
-    // `commands`.
+    // eight are destroyed at the first wait for a recorded frame's slot once the frames recorded before then have
+    // signalled, or with the renderer. A failure records nothing into `commands`.
     Result<RecordedFrame> record_for_pass(VkCommandBuffer_T* commands, const HostPass& pass,
                                           std::span<const CharacterDraw> characters, const Camera2D& camera,
                                           RenderPath path, PoseJob poses = {});
