@@ -171,9 +171,9 @@ std::vector<PassCase> pass_cases() {
 // area, the box over it, and elsewhere in it, pixel for pixel, what a renderer on its own device draws over each
 // half's background (on lavapipe a BGRA8 image's premultiplied channels may be 1/255 off, as its blending of that
 // format rounds: see the BGRA8 test in renderer_host_image_test.cpp); at an offset, what it draws in a frame reaching
-// to the area's far corner, the camera moved by the offset (drawn_in_area). The frame's values run on from one semaphore; its GPU time and fragments
-// are known once finished. The validation layer, synchronization validation included, reports nothing on
-// either device, nor anything left on the application's.
+// to the area's far corner, the camera moved by the offset (drawn_in_area). The frame's values run on from one
+// semaphore; its GPU time and fragments are known once finished. The validation layer, synchronization validation
+// included, reports nothing on either device, nor anything left on the application's.
 TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_a_renderer_draws_over_its_background) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(own);
