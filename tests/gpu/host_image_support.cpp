@@ -256,20 +256,29 @@ std::vector<std::uint8_t> two_backgrounds(std::uint32_t width, std::uint32_t hei
 }
 
 std::vector<std::uint8_t> drawn_over_two_backgrounds(Renderer& own, std::span<const CharacterDraw> characters,
-                                                     const Camera2D& camera, std::uint32_t width,
-                                                     std::uint32_t height, RenderPath path) {
+                                                     Camera2D camera, std::uint32_t width, std::uint32_t height,
+                                                     RenderPath path, VkOffset2D offset) {
+    camera.ox += static_cast<float>(offset.x);
+    camera.oy += static_cast<float>(offset.y);
+    const std::uint32_t frame_width = static_cast<std::uint32_t>(offset.x) + width;
+    const std::uint32_t frame_height = static_cast<std::uint32_t>(offset.y) + height;
     std::vector<std::uint8_t> halves[2];
     for (int k = 0; k < 2; ++k) {
-        Result<FrameStats> drawn = own.draw(characters, camera, width, height, k == 0 ? k_left : k_right, path);
+        Result<FrameStats> drawn =
+            own.draw(characters, camera, frame_width, frame_height, k == 0 ? k_left : k_right, path);
         EXPECT_TRUE(drawn.ok()) << drawn.error().message();
         Result<Image> image = own.read_back();
         EXPECT_TRUE(image.ok()) << image.error().message();
         if (!drawn || !image) return {};
         halves[k] = std::move(image->rgba);
     }
-    std::vector<std::uint8_t> out = std::move(halves[1]);
+    std::vector<std::uint8_t> out(std::size_t{width} * height * 4);
     for (std::uint32_t y = 0; y < height; ++y)
-        std::memcpy(&out[std::size_t{y} * width * 4], &halves[0][std::size_t{y} * width * 4], width / 2 * 4);
+        for (int k = 0; k < 2; ++k) {  // (the left half from the frame over k_left, the rest over k_right)
+            const std::uint32_t x = k == 0 ? 0 : width / 2, end = k == 0 ? width / 2 : width;
+            const std::size_t from = ((offset.y + y) * std::size_t{frame_width} + offset.x + x) * 4;
+            std::memcpy(&out[(y * std::size_t{width} + x) * 4], &halves[k][from], (end - x) * 4);
+        }
     return out;
 }
 

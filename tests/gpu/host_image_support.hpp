@@ -117,11 +117,14 @@ private:
 std::vector<std::uint8_t> two_backgrounds(std::uint32_t width, std::uint32_t height);
 
 // What `own`, a renderer on its own device, draws of `characters` over two_backgrounds: its frame over k_left for the
-// left half, over k_right for the rest (straight RGBA8, as read_back gives it); empty after recording a failure.
+// left half, over k_right for the rest (straight RGBA8, as read_back gives it); empty after recording a failure. With
+// an `offset`, what it draws in a `width` x `height` area at that offset of a larger frame (the area's pixels only): a
+// frame reaching from the corner to the area's far corner, the camera moved by the offset, which is the arithmetic
+// the renderer does for such an area (Renderer::record_in_pass), cut to the area, each half over its background.
 std::vector<std::uint8_t> drawn_over_two_backgrounds(gpu::Renderer& own,
                                                      std::span<const gpu::CharacterDraw> characters,
-                                                     const gpu::Camera2D& camera, std::uint32_t width,
-                                                     std::uint32_t height, gpu::RenderPath path);
+                                                     gpu::Camera2D camera, std::uint32_t width, std::uint32_t height,
+                                                     gpu::RenderPath path, VkOffset2D offset = {0, 0});
 
 // How many pixels of two straight RGBA8 images differ by more than `steps` in some channel of their premultiplied
 // values (each colour times its pixel's alpha / 255, rounded: what the images held before readback divided by alpha,

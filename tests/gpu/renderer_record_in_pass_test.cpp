@@ -64,33 +64,11 @@ std::uint32_t pixels_differing_in(const std::vector<std::uint8_t>& a, const std:
     return n;
 }
 
-// What `own`, a renderer on its own device, draws of `characters` in a k_width x k_height area at `offset` of a larger
-// frame, over the two backgrounds in the area's halves (straight RGBA8, the area's pixels only): its frame reaching
-// from the corner to the area's far corner, with the camera moved by the offset, which is the arithmetic the renderer
-// does for such an area (Renderer::record_in_pass), over each half's background, cut to the area. Empty after recording
-// a failure.
-std::vector<std::uint8_t> drawn_in_area(Renderer& own, std::span<const CharacterDraw> characters, Camera2D camera,
-                                        VkOffset2D offset, RenderPath path) {
-    camera.ox += static_cast<float>(offset.x);
-    camera.oy += static_cast<float>(offset.y);
-    const std::uint32_t width = static_cast<std::uint32_t>(offset.x) + k_width;
-    const std::uint32_t height = static_cast<std::uint32_t>(offset.y) + k_height;
-    std::vector<std::uint8_t> halves[2];
-    for (int k = 0; k < 2; ++k) {
-        Result<FrameStats> drawn = own.draw(characters, camera, width, height, k == 0 ? k_left : k_right, path);
-        EXPECT_TRUE(drawn.ok()) << drawn.error().message();
-        Result<Image> image = own.read_back();
-        EXPECT_TRUE(image.ok()) << image.error().message();
-        if (!drawn || !image) return {};
-        halves[k] = std::move(image->rgba);
-    }
-    std::vector<std::uint8_t> out(std::size_t{k_width} * k_height * 4);
-    for (std::uint32_t y = 0; y < k_height; ++y)
-        for (std::uint32_t x = 0; x < k_width; ++x) {
-            const std::size_t from = ((offset.y + y) * std::size_t{width} + offset.x + x) * 4;
-            std::memcpy(&out[(y * std::size_t{k_width} + x) * 4], &halves[x < k_width / 2 ? 0 : 1][from], 4);
-        }
-    return out;
+// What `own` draws of `characters` in the k_width x k_height area at `offset`, over the two backgrounds in the
+// area's halves (drawn_over_two_backgrounds).
+std::vector<std::uint8_t> drawn_in_area(Renderer& own, std::span<const CharacterDraw> characters,
+                                        const Camera2D& camera, VkOffset2D offset, RenderPath path) {
+    return drawn_over_two_backgrounds(own, characters, camera, k_width, k_height, path, offset);
 }
 
 // The application's image after its pass: k_outside, the area holding `area_pixels` (k_width x k_height), the box
