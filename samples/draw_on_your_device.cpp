@@ -4,11 +4,12 @@
 // records the character into the application's command buffer (Renderer::record_onto), between the application's
 // clear to transparent (where an engine would have drawn its scene) and its copy of the image out; or, with `in-pass`,
 // inside the application's own render pass over that image (Renderer::record_for_pass before the pass, record_in_pass
-// in it). The application submits that command buffer to its own queue and writes the copy to OUT.png (straight
-// alpha). The README quotes the lines between the README markers; tests/cli/library_samples_match_the_tool.sh checks
-// that OUT.png equals `spinegpu render`'s image of that frame, both ways.
+// in it); or, with `in-secondary`, in that pass from a secondary command buffer (record_in_secondary). The
+// application submits that command buffer to its own queue and writes the copy to OUT.png (straight alpha). The
+// README quotes the lines between the README markers; tests/cli/library_samples_match_the_tool.sh checks that OUT.png
+// equals `spinegpu render`'s image of that frame, all three ways.
 //
-// usage: draw_on_your_device SKELETON ATLAS ANIMATION STEPS SCALE,OX,OY OUT.png [in-pass]
+// usage: draw_on_your_device SKELETON ATLAS ANIMATION STEPS SCALE,OX,OY OUT.png [in-pass | in-secondary]
 #include <vulkan/vulkan.h>
 
 #include <cctype>
@@ -245,10 +246,11 @@ struct AppImage {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const bool in_pass = argc == 8 && std::strcmp(argv[7], "in-pass") == 0;
+    const bool in_secondary = argc == 8 && std::strcmp(argv[7], "in-secondary") == 0;
+    const bool in_pass = in_secondary || (argc == 8 && std::strcmp(argv[7], "in-pass") == 0);
     if (argc != 7 && !in_pass) {
-        std::fprintf(stderr,
-                     "usage: draw_on_your_device SKELETON ATLAS ANIMATION STEPS SCALE,OX,OY OUT.png [in-pass]\n");
+        std::fprintf(stderr, "usage: draw_on_your_device SKELETON ATLAS ANIMATION STEPS SCALE,OX,OY OUT.png "
+                             "[in-pass | in-secondary]\n");
         return 2;
     }
     char* end = nullptr;
@@ -315,8 +317,11 @@ int main(int argc, char** argv) {
     allocate.commandPool = pool;
     allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     allocate.commandBufferCount = 1;
-    VkCommandBuffer commands = VK_NULL_HANDLE;
+    VkCommandBuffer commands = VK_NULL_HANDLE, secondary = VK_NULL_HANDLE;
     if (VkResult r = vkAllocateCommandBuffers(app.device, &allocate, &commands); r != VK_SUCCESS)
+        return fail("vkAllocateCommandBuffers", r);
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+    if (VkResult r = vkAllocateCommandBuffers(app.device, &allocate, &secondary); r != VK_SUCCESS)
         return fail("vkAllocateCommandBuffers", r);
 
     // README: begin lend
@@ -394,13 +399,37 @@ int main(int argc, char** argv) {
         begin_pass.renderPass = canvas.render_pass;
         begin_pass.framebuffer = canvas.framebuffer;
         begin_pass.renderArea = pass.area;
-        vkCmdBeginRenderPass(commands, &begin_pass, VK_SUBPASS_CONTENTS_INLINE);
-        // (the application's own draws before the character)
-        if (Result<void> drawn = (*renderer)->record_in_pass(commands); !drawn) return fail(drawn.error());
-        // (its draws after it, with its pipeline, descriptor sets, push constants, viewport, scissor and index
-        // buffer bound again)
-        vkCmdEndRenderPass(commands);
         // README: end
+        if (!in_secondary) {
+            // README: begin inline
+            vkCmdBeginRenderPass(commands, &begin_pass, VK_SUBPASS_CONTENTS_INLINE);
+            // (the application's own draws before the character)
+            if (Result<void> drawn = (*renderer)->record_in_pass(commands); !drawn) return fail(drawn.error());
+            // (its draws after it, with its pipeline, descriptor sets, push constants, viewport, scissor and index
+            // buffer bound again)
+            vkCmdEndRenderPass(commands);
+            // README: end
+        } else {
+            // README: begin secondary
+            // Or, in a pass whose contents are secondary command buffers (recorded on several threads, say), the
+            // draw recorded into one of them, after record_for_pass as above, then executed in the pass.
+            VkCommandBufferInheritanceInfo inheritance{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+            inheritance.renderPass = canvas.render_pass;
+            inheritance.subpass = 0;
+            inheritance.framebuffer = canvas.framebuffer;
+            VkCommandBufferBeginInfo continues{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+            continues.flags =
+                VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT | VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;
+            continues.pInheritanceInfo = &inheritance;
+            vkBeginCommandBuffer(secondary, &continues);
+            // (the application's own draws before the character, and after it)
+            if (Result<void> drawn = (*renderer)->record_in_secondary(secondary); !drawn) return fail(drawn.error());
+            vkEndCommandBuffer(secondary);
+            vkCmdBeginRenderPass(commands, &begin_pass, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+            vkCmdExecuteCommands(commands, 1, &secondary);
+            vkCmdEndRenderPass(commands);
+            // README: end
+        }
     }
     // README: begin copy
     VkBufferImageCopy region{};

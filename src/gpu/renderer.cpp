@@ -138,16 +138,23 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, std::o
         // (A frame whose draw in the application's pass was never recorded has no last stamp: its GPU time stays
         // unknown, its skinning's is known.)
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
-        const std::uint32_t written = slot.undrawn ? 2 : k_queries_per_frame;
+        // (One drawn in a secondary command buffer: its last stamp only if that buffer was executed, without
+        // waiting for it, since the frame's value has come.)
+        const std::uint32_t written = slot.undrawn || slot.drawn_in_secondary ? 2 : k_queries_per_frame;
         std::uint64_t stamps[k_queries_per_frame] = {};
         VkResult r = vkGetQueryPoolResults(context->device, queries, index * k_queries_per_frame, written,
                                            sizeof(stamps), stamps, sizeof(std::uint64_t),
                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        bool last = r == VK_SUCCESS && !slot.undrawn;
+        if (last && slot.drawn_in_secondary)
+            last = vkGetQueryPoolResults(context->device, queries, index * k_queries_per_frame + 2, 1,
+                                         sizeof(std::uint64_t), &stamps[2], sizeof(std::uint64_t),
+                                         VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
         if (r == VK_SUCCESS) {
             // (Differences in the valid bits, so that a counter that wrapped between two stamps still subtracts.)
             const std::uint64_t mask = context->timestamp_mask;
             const double ms_per_tick = context->timestamp_period_ns * 1e-6;
-            if (!slot.undrawn) slot.stats.gpu_ms = static_cast<double>((stamps[2] - stamps[0]) & mask) * ms_per_tick;
+            if (last) slot.stats.gpu_ms = static_cast<double>((stamps[2] - stamps[0]) & mask) * ms_per_tick;
             slot.stats.skin_ms = static_cast<double>((stamps[1] - stamps[0]) & mask) * ms_per_tick;
         }
     }
@@ -164,8 +171,9 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, std::o
     } else if (slot.timed && !slot.undrawn && statistics != VK_NULL_HANDLE) {
         const auto index = static_cast<std::uint32_t>(&slot - frames.data());
         std::uint64_t fragments = 0;
+        const VkQueryResultFlags wait = slot.drawn_in_secondary ? 0 : VK_QUERY_RESULT_WAIT_BIT;
         if (vkGetQueryPoolResults(context->device, statistics, index, 1, sizeof(fragments), &fragments,
-                                  sizeof(fragments), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS)
+                                  sizeof(fragments), VK_QUERY_RESULT_64_BIT | wait) == VK_SUCCESS)
             slot.stats.fragments = fragments;
     }
     last_finished = slot.stats;

@@ -182,6 +182,9 @@ struct FrameSlot {
     // Prepared by record_for_pass, its draw not (yet) recorded by record_in_pass: its last timestamp and its fragment
     // query were never written.
     bool undrawn = false;
+    // Its draw recorded by record_in_secondary into a secondary command buffer of the application's, which the
+    // renderer cannot tell was executed: its last stamp and fragment query are read only when available.
+    bool drawn_in_secondary = false;
     bool tiles = false;    // drawn by the tile rasterizer: fragments come from `counters`, not the query
     // Recorded by record_onto: the timeline value its submission signals (0: waited for by `fence`), and the
     // application's command buffer it was recorded into.

@@ -252,7 +252,7 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
     }
     const std::uint32_t query = m.frame_index * k_queries_per_frame;
     f.timed = m.queries != VK_NULL_HANDLE;
-    f.undrawn = false;
+    f.undrawn = f.drawn_in_secondary = false;
     if (f.timed) {
         vkCmdResetQueryPool(cb, m.queries, query, k_queries_per_frame);
         vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, m.queries, query);
@@ -340,16 +340,26 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
     return {};
 }
 
-Result<void> Renderer::record_in_pass(VkCommandBuffer commands) {
-    Impl& m = *impl_;
-    if (commands == VK_NULL_HANDLE)
-        return make_error("renderer", "record_in_pass", "the command buffer is VK_NULL_HANDLE");
-    if (!m.awaiting_draw || m.awaiting_draw->commands != commands)
-        return make_error("renderer", "record_in_pass",
-                          m.awaiting_draw ? "the frame awaiting its draw was prepared in another command buffer: "
-                                            "record its draw into the one record_for_pass recorded it into"
-                                          : "no frame awaits its draw: record_for_pass prepares one, and a later "
-                                            "frame, a wait for it or its draw already recorded leaves none");
+namespace {
+
+// Records the draw of the frame awaiting it (AwaitingDraw) into `commands`: the application's command buffer that
+// record_for_pass recorded into, or (`secondary`) a secondary command buffer it executes there. `call` names the
+// caller in errors.
+Result<void> record_awaiting_draw(Renderer::Impl& m, VkCommandBuffer commands, bool secondary, const char* call) {
+    if (commands == VK_NULL_HANDLE) return make_error("renderer", call, "the command buffer is VK_NULL_HANDLE");
+    if (!m.awaiting_draw)
+        return make_error("renderer", call,
+                          "no frame awaits its draw: record_for_pass prepares one, and a later frame, a wait for it "
+                          "or its draw already recorded leaves none");
+    if (!secondary && m.awaiting_draw->commands != commands)
+        return make_error("renderer", call,
+                          "the frame awaiting its draw was prepared in another command buffer: record its draw into "
+                          "the one record_for_pass recorded it into (or into a secondary command buffer executed "
+                          "there, with record_in_secondary)");
+    if (secondary && m.awaiting_draw->commands == commands)
+        return make_error("renderer", call,
+                          "that is the command buffer record_for_pass recorded into, not a secondary one: "
+                          "record_in_pass records the draw inline there");
     const AwaitingDraw a = *m.awaiting_draw;
     m.awaiting_draw.reset();
     FrameSlot& f = m.frames[a.slot];
@@ -359,7 +369,18 @@ Result<void> Renderer::record_in_pass(VkCommandBuffer commands) {
     const std::uint32_t last_stamp = a.slot * k_queries_per_frame + 2;
     if (f.timed) vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, m.queries, last_stamp);
     f.undrawn = false;
+    f.drawn_in_secondary = secondary;
     return {};
+}
+
+}  // namespace
+
+Result<void> Renderer::record_in_pass(VkCommandBuffer commands) {
+    return record_awaiting_draw(*impl_, commands, false, "record_in_pass");
+}
+
+Result<void> Renderer::record_in_secondary(VkCommandBuffer secondary) {
+    return record_awaiting_draw(*impl_, secondary, true, "record_in_secondary");
 }
 
 }  // namespace spinegpu::gpu

@@ -27,7 +27,8 @@ blocks = re.findall(r"^```cpp\n(.*?)^```$", readme, re.S | re.M)
 marked = []
 onto = ["headers", "lend", "character", "record", "copy", "submit"]
 for name, parts in (("pose_one_character.cpp", None), ("draw_a_crowd.cpp", None), ("draw_on_your_device.cpp", onto),
-                    ("draw_on_your_device.cpp", ["pass"])):
+                    ("draw_on_your_device.cpp", ["pass", "inline"]),
+                    ("draw_on_your_device.cpp", ["secondary"])):
     text = open(f"{root}/samples/{name}").read()
     found = re.findall(r"^[ \t]*// README: begin ([^\n]*)\n(.*?)^[ \t]*// README: end", text, re.S | re.M)
     if parts is not None:
@@ -126,10 +127,11 @@ camera=$("$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$animatio
 [ -n "$camera" ] || fail "render --fit printed no camera ($(cat "$tmp/err"))"
 "$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$animation" --steps 30 --width 512 --height 512 \
   --camera "$camera" --out "$tmp/tool.png" 2>"$tmp/err" || fail "spinegpu render: $(cat "$tmp/err")"
-# Both ways: onto the application's image, and inside its own render pass over it (in-pass).
-for mode in onto in-pass; do
+# All three ways: onto the application's image, inside its own render pass over it (in-pass), and in that pass from a
+# secondary command buffer (in-secondary).
+for mode in onto in-pass in-secondary; do
   "$tmp/samples/draw_on_your_device" "$rig" "$atlas" "$animation" 30 "$camera" "$tmp/app-$mode.png" \
-    $([ $mode = in-pass ] && echo in-pass) >/dev/null 2>"$tmp/err" ||
+    $([ $mode != onto ] && echo $mode) >/dev/null 2>"$tmp/err" ||
     fail "draw_on_your_device ($mode): $(cat "$tmp/err")"
   python3 - "$tmp/app-$mode.png" "$tmp/tool.png" <<'PY' || fail "draw_on_your_device ($mode) differs from render"
 import sys

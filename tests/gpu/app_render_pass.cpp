@@ -173,7 +173,7 @@ VkClearValue premultiplied(Color c) {
 
 }  // namespace
 
-void AppRenderPass::begin(VkCommandBuffer cb, Color straight) const {
+void AppRenderPass::begin(VkCommandBuffer cb, Color straight, bool secondaries) const {
     VkClearValue clears[3] = {premultiplied(straight), {}, {}};
     clears[1].depthStencil = {1.0f, 0};
     if (dynamic_) {
@@ -203,6 +203,7 @@ void AppRenderPass::begin(VkCommandBuffer cb, Color straight) const {
         info.colorAttachmentCount = 1;
         info.pColorAttachments = &color;
         info.pDepthAttachment = depth_ ? &depth : nullptr;
+        if (secondaries) info.flags = VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT;
         begin_rendering_(cb, &info);
         return;
     }
@@ -212,7 +213,27 @@ void AppRenderPass::begin(VkCommandBuffer cb, Color straight) const {
     info.renderArea = {{0, 0}, {target_.width, target_.height}};
     info.clearValueCount = depth_ ? 2 : 1;
     info.pClearValues = clears;
-    vkCmdBeginRenderPass(cb, &info, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBeginRenderPass(cb, &info,
+                         secondaries ? VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS : VK_SUBPASS_CONTENTS_INLINE);
+}
+
+void AppRenderPass::begin_secondary(VkCommandBuffer secondary) const {
+    vkResetCommandBuffer(secondary, 0);
+    const VkFormat color = target_.format;
+    VkCommandBufferInheritanceRenderingInfo rendering{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &color;
+    rendering.depthAttachmentFormat = depth_ ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_UNDEFINED;
+    rendering.rasterizationSamples = samples_;
+    VkCommandBufferInheritanceInfo inheritance{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+    inheritance.pNext = dynamic_ ? &rendering : nullptr;
+    inheritance.renderPass = dynamic_ ? VK_NULL_HANDLE : pass_;
+    inheritance.subpass = 0;
+    inheritance.framebuffer = dynamic_ ? VK_NULL_HANDLE : framebuffer_;
+    VkCommandBufferBeginInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT | VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;
+    info.pInheritanceInfo = &inheritance;
+    EXPECT_EQ(vkBeginCommandBuffer(secondary, &info), VK_SUCCESS);
 }
 
 void AppRenderPass::end(VkCommandBuffer cb) const {

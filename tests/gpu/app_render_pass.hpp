@@ -29,8 +29,12 @@ public:
 
     // The pass as record_for_pass takes it: the characters drawn in `area`.
     gpu::HostPass host_pass(VkRect2D area, std::uint64_t generation = 1) const;
-    // Begins the pass in `cb`, its colour attachment cleared to `straight` (premultiplied there) and depth to 1.
-    void begin(VkCommandBuffer cb, Color straight) const;
+    // Begins the pass in `cb`, its colour attachment cleared to `straight` (premultiplied there) and depth to 1; with
+    // `secondaries`, its contents are secondary command buffers (begin_secondary).
+    void begin(VkCommandBuffer cb, Color straight, bool secondaries = false) const;
+    // Begins `secondary` (reset) for the pass: render pass continuation, inheriting its render pass and subpass, or
+    // with dynamic rendering its attachments' formats and sample count.
+    void begin_secondary(VkCommandBuffer secondary) const;
     // Clears `rect` of the colour attachment to `straight` (premultiplied there): one of the application's draws.
     void clear(VkCommandBuffer cb, VkRect2D rect, Color straight) const;
     void end(VkCommandBuffer cb) const;

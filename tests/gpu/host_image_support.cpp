@@ -191,7 +191,8 @@ void AppImage::submit(VkCommandBuffer cb, VkFence fence) {
     EXPECT_EQ(vkQueueSubmit(host_.queue, 1, &info, fence), VK_SUCCESS);
 }
 
-AppCommands::AppCommands(const HostDevice& host, std::uint32_t count) : host_(host), buffers_(count), fences_(count) {
+AppCommands::AppCommands(const HostDevice& host, std::uint32_t count, std::uint32_t secondaries)
+    : host_(host), buffers_(count), secondaries_(secondaries), fences_(count) {
     VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pool.queueFamilyIndex = host.queue_family;
@@ -201,6 +202,11 @@ AppCommands::AppCommands(const HostDevice& host, std::uint32_t count) : host_(ho
     buffers.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     buffers.commandBufferCount = count;
     EXPECT_EQ(vkAllocateCommandBuffers(host.device, &buffers, buffers_.data()), VK_SUCCESS);
+    if (secondaries > 0) {
+        buffers.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+        buffers.commandBufferCount = secondaries;
+        EXPECT_EQ(vkAllocateCommandBuffers(host.device, &buffers, secondaries_.data()), VK_SUCCESS);
+    }
     VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     for (VkFence& f : fences_) vkCreateFence(host.device, &fence, nullptr, &f);
 }

@@ -85,10 +85,10 @@ private:
 };
 
 // The application's command buffers, `count` of them, and a fence per buffer for its own waits: what it records the
-// renderer's frames into (Renderer::record_onto).
+// renderer's frames into (Renderer::record_onto); and `secondaries` secondary command buffers from the same pool.
 class AppCommands {
 public:
-    AppCommands(const gpu::HostDevice& host, std::uint32_t count);
+    AppCommands(const gpu::HostDevice& host, std::uint32_t count, std::uint32_t secondaries = 0);
     AppCommands(const AppCommands&) = delete;
     AppCommands& operator=(const AppCommands&) = delete;
     // Waits until the queue is idle, then destroys the command buffers and fences.
@@ -102,13 +102,15 @@ public:
                 std::uint64_t wait_value = 0);
     // Command buffer `k` as it is (recording, when begun and not yet submitted).
     VkCommandBuffer buffer(std::uint32_t k) const { return buffers_[k]; }
+    // Secondary command buffer `k`, as it is.
+    VkCommandBuffer secondary(std::uint32_t k) const { return secondaries_[k]; }
     // Waits for the submission of command buffer `k`.
     void wait(std::uint32_t k);
 
 private:
     const gpu::HostDevice& host_;
     VkCommandPool pool_ = VK_NULL_HANDLE;
-    std::vector<VkCommandBuffer> buffers_;
+    std::vector<VkCommandBuffer> buffers_, secondaries_;
     std::vector<VkFence> fences_;
 };
 

@@ -11,13 +11,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "app_pass_frame.hpp"
 #include "app_render_pass.hpp"
 #include "host_image_support.hpp"
 #include "host_vulkan_support.hpp"
@@ -29,82 +29,6 @@ namespace spinegpu::test {
 namespace {
 
 using namespace spinegpu::gpu;
-
-// The application's image: larger than the characters' area (k_width x k_height), which lies at an offset in it.
-constexpr std::uint32_t k_image_width = k_width + 24, k_image_height = k_height + 16;
-// Opaque straight colours whose bytes are exact: the pass's clear, and the application's box drawn after the
-// characters.
-constexpr Color k_outside{0.0f, 0.6f, 0.2f, 1.0f};
-constexpr Color k_box{1.0f, 0.8f, 0.0f, 1.0f};
-
-// The box the application draws over the characters, in the middle of the area (where the crowd stands).
-VkRect2D box_in(VkRect2D area) {
-    return {{area.offset.x + 50, area.offset.y + 60}, {40, 30}};
-}
-
-// Writes opaque `c` into `rect` of the straight RGBA8 image `pixels`, `width` wide.
-void paint(std::vector<std::uint8_t>& pixels, std::uint32_t width, VkRect2D rect, Color c) {
-    const std::uint8_t bytes[4] = {static_cast<std::uint8_t>(c.r * 255 + 0.5f),
-                                   static_cast<std::uint8_t>(c.g * 255 + 0.5f),
-                                   static_cast<std::uint8_t>(c.b * 255 + 0.5f), 255};
-    for (std::uint32_t y = 0; y < rect.extent.height; ++y)
-        for (std::uint32_t x = 0; x < rect.extent.width; ++x)
-            std::memcpy(&pixels[((rect.offset.y + y) * std::size_t{width} + rect.offset.x + x) * 4], bytes, 4);
-}
-
-// How many pixels in `rect` of two straight RGBA8 images k_width wide differ.
-std::uint32_t pixels_differing_in(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b,
-                                  VkRect2D rect) {
-    std::uint32_t n = 0;
-    for (std::uint32_t y = 0; y < rect.extent.height; ++y)
-        for (std::uint32_t x = 0; x < rect.extent.width; ++x) {
-            const std::size_t i = ((rect.offset.y + y) * std::size_t{k_width} + rect.offset.x + x) * 4;
-            n += std::memcmp(&a[i], &b[i], 4) != 0 ? 1 : 0;
-        }
-    return n;
-}
-
-// What `own` draws of `characters` in the k_width x k_height area at `offset`, over the two backgrounds in the
-// area's halves (drawn_over_two_backgrounds).
-std::vector<std::uint8_t> drawn_in_area(Renderer& own, std::span<const CharacterDraw> characters,
-                                        const Camera2D& camera, VkOffset2D offset, RenderPath path) {
-    return drawn_over_two_backgrounds(own, characters, camera, k_width, k_height, path, offset);
-}
-
-// The application's image after its pass: k_outside, the area holding `area_pixels` (k_width x k_height), the box
-// painted over it.
-std::vector<std::uint8_t> composed(const std::vector<std::uint8_t>& area_pixels, VkRect2D area) {
-    std::vector<std::uint8_t> out(std::size_t{k_image_width} * k_image_height * 4);
-    paint(out, k_image_width, {{0, 0}, {k_image_width, k_image_height}}, k_outside);
-    for (std::uint32_t y = 0; y < k_height; ++y)
-        std::memcpy(&out[((area.offset.y + y) * std::size_t{k_image_width} + area.offset.x) * 4],
-                    &area_pixels[y * std::size_t{k_width} * 4], k_width * 4);
-    paint(out, k_image_width, box_in(area), k_box);
-    return out;
-}
-
-// Records the application's frame into `cb` around the renderer's: the frame's work before the pass, then the pass
-// (the two backgrounds in the area's halves, the characters, the box), then the copy out. False after recording a
-// failure.
-bool record_pass_frame(Renderer& lent, VkCommandBuffer cb, const AppRenderPass& pass, AppImage& image, VkRect2D area,
-                       std::span<const CharacterDraw> characters, const Camera2D& camera, RenderPath path,
-                       RecordedFrame& recorded) {
-    Result<RecordedFrame> prepared = lent.record_for_pass(cb, pass.host_pass(area), characters, camera, path);
-    EXPECT_TRUE(prepared.ok()) << prepared.error().message();
-    if (!prepared) return false;
-    recorded = *prepared;
-    pass.begin(cb, k_outside);
-    const std::uint32_t half = k_width / 2;
-    pass.clear(cb, {area.offset, {half, k_height}}, k_left);
-    pass.clear(cb, {{area.offset.x + static_cast<std::int32_t>(half), area.offset.y}, {k_width - half, k_height}},
-               k_right);
-    Result<void> drawn = lent.record_in_pass(cb);
-    EXPECT_TRUE(drawn.ok()) << drawn.error().message();
-    pass.clear(cb, box_in(area), k_box);
-    pass.end(cb);
-    image.record_copy_out(cb, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    return drawn.ok();
-}
 
 // One frame in the application's pass: its path, scene (Scenes), the image's format, whether the subpass has a depth
 // attachment, whether the pass is begun with vkCmdBeginRendering (dynamic rendering) rather than a render pass, where

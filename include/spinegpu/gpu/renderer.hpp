@@ -238,8 +238,25 @@ public:
     // draw in `commands`: none was prepared, its draw was recorded already, or the frame was dropped by a later frame
     // (draw, draw_onto, record_onto or record_for_pass) or by a wait for it (its slot's reuse, or finish, read_back
     // or a draw at a new size, which wait for its submission, up to 30 s, and fail when it has not come). A frame
-    // whose draw is never recorded still signals its value.
+    // whose draw is never recorded still signals its value. (A pass whose contents are secondary command buffers:
+    // record_in_secondary.)
     Result<void> record_in_pass(VkCommandBuffer_T* commands);
+    // Records the draw of the frame that the last record_for_pass prepared into `secondary`, a secondary command buffer
+    // of the application's, for a render pass instance whose contents are secondary command buffers
+    // (VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS, or vkCmdBeginRendering with
+    // VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT), which an engine may record on several threads (the
+    // renderer's own calls, this one included, are made one at a time). Taken on trust, since Vulkan does not let the
+    // renderer see them: `secondary` is recording, begun with VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT and the
+    // inheritance of HostPass's render pass and subpass (with dynamic rendering,
+    // VkCommandBufferInheritanceRenderingInfo with its format, depth and stencil formats and sample count), inheriting
+    // no pipeline-statistics query; the application executes it (vkCmdExecuteCommands) once, inside that pass instance
+    // in the command buffer record_for_pass recorded into, before that buffer's one submission. It may hold the
+    // application's own commands before and after the draw; it leaves the state record_in_pass leaves (and sets all it
+    // uses: a secondary command buffer inherits none). Fails, recording nothing, as record_in_pass does, and when
+    // `secondary` is the command buffer record_for_pass recorded into. The frame's gpu_ms and fragments are known after
+    // the wait for it only when the secondary was executed: the renderer reads them without waiting (the frame's value
+    // has come by then).
+    Result<void> record_in_secondary(VkCommandBuffer_T* secondary);
 
     // Threads for packing poses and building the CPU path's vertices (characters are split into ranges), or null for
     // the calling thread alone. The pool must outlive its use here; the renderer runs one batch at a time on it.
