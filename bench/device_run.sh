@@ -24,8 +24,9 @@
 # offscreen: 8,000 spineboys in view and 8,000 or 24,000 more outside it, posed or passed over (--skip-offscreen);
 #     EXTRAS="0 24000" picks the counts outside, WALK=P has every character walk P pixels a second (--walk).
 # lend: samples/draw_on_your_device (an application lending its own Vulkan device to the renderer) on the hardware
-#     driver, onto its image (lend-*-app.png) and in its own render pass (lend-*-pass.png), with `spinegpu render` of
-#     the same frames beside it (lend-*-render.png; to compare here: tests/cli/png_rgba.py decodes them).
+#     driver, onto its image (lend-*-app.png), in its own render pass (lend-*-pass.png) and there from a secondary
+#     command buffer (lend-*-secondary.png), with `spinegpu render` of the same frames beside it (lend-*-render.png;
+#     to compare here: tests/cli/png_rgba.py decodes them); the in-pass ones come back only when they differ.
 # gtests: the GPU test suite (spinegpu_gpu_tests, built by device_prepare.sh with TESTS=1) on the hardware driver.
 # closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
 #     clipping leaves pixel centres on a shared edge uncovered.
@@ -333,8 +334,20 @@ if [ "$what" = lend ]; then
     name=$(basename "$skel" | cut -d. -f1)
     ./.devlib/draw_on_your_device "$skel" "$atlas" "$anim" 30 "$cam" "$out/lend-$name-app.png" 2>&1
     ./.devlib/draw_on_your_device "$skel" "$atlas" "$anim" 30 "$cam" "$out/lend-$name-pass.png" in-pass 2>&1
+    ./.devlib/draw_on_your_device "$skel" "$atlas" "$anim" 30 "$cam" "$out/lend-$name-secondary.png" \
+      in-secondary 2>&1
     "$bin" render --skeleton "$skel" --atlas "$atlas" --animation "$anim" --steps 30 --width 512 --height 512 \
       --camera "$cam" --out "$out/lend-$name-render.png" 2>&1
+    # (The same pixels make the same bytes: the sample and render encode alike. The in-pass images come back only
+    # when they differ from render's.)
+    for mode in app pass secondary; do
+      if cmp -s "$out/lend-$name-$mode.png" "$out/lend-$name-render.png"; then
+        echo "lend $name $mode: the same bytes as render's"
+        [ $mode = app ] || rm "$out/lend-$name-$mode.png"
+      else
+        echo "lend $name $mode: differs from render's (compare here: tests/cli/png_rgba.py)"
+      fi
+    done
   done
 fi
 

@@ -22,6 +22,11 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
 #extension GL_KHR_shader_subgroup_vote : require
+#ifdef SPINEGPU_RASTER_ONTO_UNFORMATTED
+// (raster_onto_unformatted.comp: raster_onto.comp for images whose format no format qualifier names, BGRA8.)
+#define SPINEGPU_RASTER_ONTO
+#extension GL_EXT_shader_image_load_formatted : require
+#endif
 #include "spinegpu/gpu/gpu_layout.h"
 
 layout(local_size_x = 16, local_size_y = 16) in;  // k_tile_size
@@ -34,7 +39,10 @@ layout(std430, set = 0, binding = 24) readonly buffer PageFilters { uint page_fi
 layout(std430, set = 0, binding = 13) readonly buffer TileBits { uint tile_bits[]; };
 // [0]: covered pixels shaded this frame (all tiles), for the statistics; [4]: not 0 when a loop guard tripped (below).
 layout(std430, set = 0, binding = 14) buffer Counters { uint counters[]; };
-#ifdef SPINEGPU_RASTER_ONTO
+#if defined(SPINEGPU_RASTER_ONTO_UNFORMATTED)
+// The application's BGRA8 image, read and written without a format (its components come and go in RGBA order).
+layout(set = 0, binding = 15) uniform image2D target;
+#elif defined(SPINEGPU_RASTER_ONTO)
 // The application's image (Renderer::draw_onto; this variant is raster_onto.comp): each pixel starts from its own.
 layout(set = 0, binding = 15, rgba8) uniform image2D target;
 #else

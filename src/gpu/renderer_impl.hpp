@@ -207,8 +207,9 @@ struct Renderer::Impl {
     VkPipeline collapse_pipeline = VK_NULL_HANDLE;  // RenderPath::gpu_vertex
     // RenderPath::gpu_tiles, when tile_rasterizer_supported.
     VkPipeline triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
-    // The raster pass that starts each pixel from the application's image (draw_onto): on its device only.
-    VkPipeline raster_onto_pipeline = VK_NULL_HANDLE;
+    // The raster pass that starts each pixel from the application's image (draw_onto): on its device only; and the
+    // same for its BGRA8 images, when that device reads and writes storage images without a format.
+    VkPipeline raster_onto_pipeline = VK_NULL_HANDLE, raster_onto_bgra_pipeline = VK_NULL_HANDLE;
     std::uint32_t raster_diagnose = 0;  // raster.comp's k_diagnose (SPINEGPU_DIAGNOSE_TILES, read at creation)
     VkRenderPass render_pass = VK_NULL_HANDLE;       // the own target: cleared, left for readback
     VkRenderPass load_render_pass = VK_NULL_HANDLE;  // the application's image (draw_onto): loaded, kept in place
@@ -310,7 +311,8 @@ struct Renderer::Impl {
     Result<void> make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
                                        std::uint32_t constant = 0, std::uint32_t second = 0,
                                        std::uint32_t third = 0);
-    // Creates the tile rasterizer's raster pass (raster.comp, and on the application's device raster_onto.comp) once
+    // Creates the tile rasterizer's raster pass (raster.comp, and on the application's device raster_onto.comp, with
+    // raster_onto_unformatted.comp when it reads and writes storage images without a format) once
     // the pages are known (upload_static): built for pages whose filters do not depend on scale when `plain_pages` (no
     // page has k_material_scaled_bit).
     Result<void> make_raster_pipeline(bool plain_pages);

@@ -134,7 +134,10 @@ void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, co
     image_barrier(cb, image, host != nullptr ? host->layout : VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
                   VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                   reads | VK_ACCESS_SHADER_WRITE_BIT);
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, host != nullptr ? m.raster_onto_pipeline : m.raster_pipeline);
+    const VkPipeline raster = host == nullptr                             ? m.raster_pipeline
+                              : host->format == VK_FORMAT_B8G8R8A8_UNORM ? m.raster_onto_bgra_pipeline
+                                                                         : m.raster_onto_pipeline;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, raster);
     vkCmdDispatch(cb, push.tiles_x, push.tiles_y, 1);
     if (host != nullptr)
         image_barrier(cb, image, VK_IMAGE_LAYOUT_GENERAL, host->layout, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,

@@ -84,6 +84,7 @@ Renderer::Impl::~Impl() {
     destroy_retired_pipelines(true);
     if (raster_pipeline) vkDestroyPipeline(d, raster_pipeline, nullptr);
     if (raster_onto_pipeline) vkDestroyPipeline(d, raster_onto_pipeline, nullptr);
+    if (raster_onto_bgra_pipeline) vkDestroyPipeline(d, raster_onto_bgra_pipeline, nullptr);
     if (triangle_pipeline) vkDestroyPipeline(d, triangle_pipeline, nullptr);
     if (places_sum_pipeline) vkDestroyPipeline(d, places_sum_pipeline, nullptr);
     if (places_pipeline) vkDestroyPipeline(d, places_pipeline, nullptr);
@@ -205,8 +206,12 @@ Result<void> Renderer::Impl::make_raster_pipeline(bool plain_pages) {
                                                plain_pages ? 1u : 0u);
         !r || !context->borrowed)
         return r;
-    return make_compute_pipeline(raster_onto_comp_spirv(), raster_onto_pipeline, raster_diagnose, loop_canary,
-                                 plain_pages ? 1u : 0u);
+    if (Result<void> r = make_compute_pipeline(raster_onto_comp_spirv(), raster_onto_pipeline, raster_diagnose,
+                                               loop_canary, plain_pages ? 1u : 0u);
+        !r || !context->unformatted_storage)
+        return r;
+    return make_compute_pipeline(raster_onto_unformatted_comp_spirv(), raster_onto_bgra_pipeline, raster_diagnose,
+                                 loop_canary, plain_pages ? 1u : 0u);
 }
 
 Result<void> Renderer::Impl::create_frames() {

@@ -21,6 +21,9 @@ const std::uint32_t k_raster_comp[] = {
 const std::uint32_t k_raster_onto_comp[] = {
 #include "raster_onto.comp.inc"
 };
+const std::uint32_t k_raster_onto_unformatted_comp[] = {
+#include "raster_onto_unformatted.comp.inc"
+};
 const std::uint32_t k_triangles_comp[] = {
 #include "triangles.comp.inc"
 };
@@ -31,6 +34,7 @@ const std::uint32_t k_places_comp[] = {
 
 std::span<const std::uint32_t> raster_comp_spirv() { return k_raster_comp; }
 std::span<const std::uint32_t> raster_onto_comp_spirv() { return k_raster_onto_comp; }
+std::span<const std::uint32_t> raster_onto_unformatted_comp_spirv() { return k_raster_onto_unformatted_comp; }
 std::span<const std::uint32_t> triangles_comp_spirv() { return k_triangles_comp; }
 std::span<const std::uint32_t> places_comp_spirv() { return k_places_comp; }
 std::span<const std::uint32_t> collapse_vert_spirv() { return k_collapse_vert; }

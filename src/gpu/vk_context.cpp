@@ -393,6 +393,19 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const HostDevice& host) {
     take_features(*context, features);
     context->timeline_semaphore = host.timeline_semaphore;
     context->dynamic_rendering = host.dynamic_rendering;
+    context->unformatted_storage =
+        host.features.shaderStorageImageReadWithoutFormat && available.shaderStorageImageReadWithoutFormat &&
+        host.features.shaderStorageImageWriteWithoutFormat && available.shaderStorageImageWriteWithoutFormat;
+    // (Where Vulkan 1.3's format features say it, also read and written there without a format.)
+    VkFormatProperties3 bgra3{VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3};
+    VkFormatProperties2 bgra{VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_2};
+    const bool features2 = std::min(host.api_version, context->properties.apiVersion) >= VK_API_VERSION_1_3;
+    if (features2) bgra.pNext = &bgra3;
+    vkGetPhysicalDeviceFormatProperties2(host.physical, VK_FORMAT_B8G8R8A8_UNORM, &bgra);
+    const VkFormatFeatureFlags2 unformatted =
+        VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT | VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+    context->bgra_storage = (bgra.formatProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) != 0 &&
+                            (!features2 || (bgra3.optimalTilingFeatures & unformatted) == unformatted);
     describe_device(*context);
     return context;
 }

@@ -103,6 +103,10 @@ std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPh
     enabled.shaderInt64 = available.shaderInt64 & wanted.shaderInt64;
     enabled.shaderFloat64 = available.shaderFloat64 & wanted.shaderFloat64;
     enabled.pipelineStatisticsQuery = available.pipelineStatisticsQuery & wanted.pipelineStatisticsQuery;
+    enabled.shaderStorageImageReadWithoutFormat =
+        available.shaderStorageImageReadWithoutFormat & wanted.shaderStorageImageReadWithoutFormat;
+    enabled.shaderStorageImageWriteWithoutFormat =
+        available.shaderStorageImageWriteWithoutFormat & wanted.shaderStorageImageWriteWithoutFormat;
     const float priority = 1;
     VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     queue.queueFamilyIndex = host->lent.queue_family;
@@ -148,6 +152,7 @@ std::unique_ptr<HostVulkan> make_host(const std::string& device_name, const VkPh
 VkPhysicalDeviceFeatures all_features() {
     VkPhysicalDeviceFeatures f{};
     f.dualSrcBlend = f.shaderInt64 = f.shaderFloat64 = f.pipelineStatisticsQuery = VK_TRUE;
+    f.shaderStorageImageReadWithoutFormat = f.shaderStorageImageWriteWithoutFormat = VK_TRUE;
     return f;
 }
 

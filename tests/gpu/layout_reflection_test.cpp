@@ -74,8 +74,11 @@ const StructLayout* find_layout(const std::vector<StructLayout>& layouts, const 
     return nullptr;
 }
 
-const char* const k_shaders[] = {"skin.comp",   "draw.vert",        "draw.frag",      "collapse.vert",
-                                 "raster.comp", "raster_onto.comp", "triangles.comp", "places.comp"};
+const char* const k_shaders[] = {"skin.comp",        "draw.vert",
+                                 "draw.frag",        "collapse.vert",
+                                 "raster.comp",      "raster_onto.comp",
+                                 "triangles.comp",   "places.comp",
+                                 "raster_onto_unformatted.comp"};
 
 // The compiled shaders: the build's (SPINEGPU_SHADER_DIR), or $SPINEGPU_SHADER_DIR when set.
 std::string shader_dir() {
@@ -169,6 +172,7 @@ TEST(GpuLayout, push_constant_blocks_have_the_sizes_the_renderer_pushes) {
         {"collapse.vert", 20},
         {"raster.comp", sizeof(GpuTilePush)},
         {"raster_onto.comp", sizeof(GpuTilePush)},
+        {"raster_onto_unformatted.comp", sizeof(GpuTilePush)},
         {"triangles.comp", sizeof(GpuTilePush)},
         {"places.comp", 4}};
     for (const auto& [name, size] : expected) {
@@ -186,6 +190,7 @@ TEST(GpuLayout, compute_workgroups_are_the_shared_constants) {
                                                         {"triangles.comp", k_triangle_workgroup},
                                                         {"raster.comp", k_tile_size},
                                                         {"raster_onto.comp", k_tile_size},
+                                                        {"raster_onto_unformatted.comp", k_tile_size},
                                                         {"places.comp", k_places_workgroup}};
     for (const auto& [name, size] : expected) {
         ReflectedShader shader;

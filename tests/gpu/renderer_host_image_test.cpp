@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -194,12 +195,14 @@ TEST(RendererOnHostDevice, frames_onto_application_images_and_into_its_own_targe
     expect_no_host_messages(*host);
 }
 
-// A BGRA8 UNORM image (as swapchains often are) takes the same colours in another byte order: on the raster paths,
-// each frame onto one, by draw_onto or record_onto, is what a renderer on its own device draws over the same
-// backgrounds, with frames onto an RGBA8 image between them, which stay equal to it pixel for pixel; in the second
-// round in the other order, so that each frame slot draws onto both images. (lavapipe blends into a BGRA8 attachment
-// through other code than into an RGBA8 one, and rounds a dozen of the crowd's pixels the other way: a premultiplied
-// channel of the BGRA8 image may be 1/255 off, none more; on a hardware driver the two must be equal.)
+// A BGRA8 UNORM image (as swapchains often are) takes the same colours in another byte order: on every path (the
+// tile path reading and writing it as a storage image without a format), each frame onto one, by draw_onto or
+// record_onto, is what a renderer on its own device draws over the same backgrounds, with frames onto an RGBA8 image
+// between them, which stay equal to it pixel for pixel; in the second round in the other order, so that each frame
+// slot draws onto both images. (lavapipe blends into a BGRA8 attachment through other code than into an RGBA8 one,
+// and rounds a dozen of the crowd's pixels the other way: on the raster paths a premultiplied channel of the BGRA8
+// image may be 1/255 off, none more; the tile path blends in its shader, and on a hardware driver the two must be
+// equal.)
 TEST(RendererOnHostDevice, draws_onto_a_bgra_image_the_colours_it_draws_onto_an_rgba_one) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(own);
@@ -211,8 +214,17 @@ TEST(RendererOnHostDevice, draws_onto_a_bgra_image_the_colours_it_draws_onto_an_
         Scenes scenes;
         ASSERT_TRUE(load_scenes(*own, *lent, scenes));
         std::uint64_t generation = 0;
-        for (RenderPath path : {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex}) {
+        for (RenderPath path : {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex, RenderPath::gpu_tiles}) {
             const std::string where = "path " + std::to_string(static_cast<int>(path));
+            const VkPhysicalDeviceFeatures& made = host->lent.features;
+            if (path == RenderPath::gpu_tiles &&
+                !(made.shaderStorageImageReadWithoutFormat && made.shaderStorageImageWriteWithoutFormat)) {
+                std::printf("(the tile path: skipped, the device has no storage images without a format)\n");
+                continue;
+            }
+            // (A storage image, not a colour attachment, on the tile path: not in COLOR_ATTACHMENT_OPTIMAL.)
+            const VkImageLayout layout = path == RenderPath::gpu_tiles ? VK_IMAGE_LAYOUT_GENERAL
+                                                                       : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
             AppImage bgra(host->lent, k_width, k_height, ++generation, path, VK_FORMAT_B8G8R8A8_UNORM);
             AppImage rgba(host->lent, k_width, k_height, ++generation, path);
             const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
@@ -224,19 +236,18 @@ TEST(RendererOnHostDevice, draws_onto_a_bgra_image_the_colours_it_draws_onto_an_
             const auto expect_bgra_drawn_as = [&](const std::vector<std::uint8_t>& seen, const std::string& at) {
                 EXPECT_GT(pixels_differing(seen, none), 1000u) << at << ": the characters cover too little to tell";
                 EXPECT_EQ(pixels_off_by_more_than(seen, expected, 1), 0u) << at;
-                if (!own->software_device()) {
+                if (!own->software_device() || path == RenderPath::gpu_tiles) {
                     EXPECT_EQ(pixels_differing(seen, expected), 0u) << at;
                 }
             };
             for (int round = 0; round < 2; ++round) {
                 for (AppImage* image : {round == 0 ? &bgra : &rgba, round == 0 ? &rgba : &bgra}) {
-                    image->fill(two_backgrounds(k_width, k_height), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-                    Result<FrameStats> drawn = lent->draw_onto(image->target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
-                                                               crowd, scenes.crowd_camera, path);
+                    image->fill(two_backgrounds(k_width, k_height), layout);
+                    Result<FrameStats> drawn =
+                        lent->draw_onto(image->target(layout), crowd, scenes.crowd_camera, path);
                     ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
                 }
-                const OntoCase c{path, 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, where + ", round " +
-                                                                                       std::to_string(round)};
+                const OntoCase c{path, 0, layout, where + ", round " + std::to_string(round)};
                 expect_bgra_drawn_as(bgra.straight_pixels(c.layout), c.where);
                 expect_drawn_as(rgba.straight_pixels(c.layout), expected, *own, scenes.crowd_camera, c);
             }
@@ -260,9 +271,8 @@ TEST(RendererOnHostDevice, draws_onto_a_bgra_image_the_colours_it_draws_onto_an_
 }
 
 // What cannot be drawn onto is refused, naming the fault: any image on a renderer with its own device; on the
-// application's, a missing image or view, a format other than RGBA8 or BGRA8 UNORM (and BGRA8 on the tile path), an
-// empty size and a layout that would discard the image. A renderer that has drawn only onto the application's images
-// has no frame to read back.
+// application's, a missing image or view, a format other than RGBA8 or BGRA8 UNORM, an empty size and a layout that
+// would discard the image. A renderer that has drawn only onto the application's images has no frame to read back.
 TEST(RendererOnHostDevice, what_it_cannot_draw_onto_is_refused_naming_the_field) {
     SPINEGPU_REQUIRE_RENDERER(own);
     std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
@@ -290,12 +300,6 @@ TEST(RendererOnHostDevice, what_it_cannot_draw_onto_is_refused_naming_the_field)
                                              "VK_FORMAT_B8G8R8A8_UNORM (44)"),
                   std::string::npos)
             << refusal(*lent, wrong);
-        wrong.format = VK_FORMAT_B8G8R8A8_UNORM;  // (taken by the raster paths, not by the tile path)
-        EXPECT_NE(refusal(*lent, wrong, RenderPath::gpu_tiles)
-                      .find("HostImage::format is 44 (VK_FORMAT_B8G8R8A8_UNORM): the gpu-tiles path draws onto "
-                            "VK_FORMAT_R8G8B8A8_UNORM images only"),
-                  std::string::npos)
-            << refusal(*lent, wrong, RenderPath::gpu_tiles);
         wrong = fine;
         wrong.height = 0;
         EXPECT_NE(refusal(*lent, wrong).find("HostImage::width x height is 16x0"), std::string::npos)
@@ -319,6 +323,47 @@ TEST(RendererOnHostDevice, what_it_cannot_draw_onto_is_refused_naming_the_field)
     }
     host->destroy_device();
     expect_no_host_messages(*host);
+}
+
+// The tile path draws onto a BGRA8 image only on a device made with storage images read and written without a format
+// (shaderStorageImageReadWithoutFormat and shaderStorageImageWriteWithoutFormat): without either, it refuses, naming
+// them. With both, it draws (the BGRA8 test above checks what).
+TEST(RendererOnHostDevice, the_tile_path_onto_a_bgra_image_needs_storage_images_without_a_format) {
+    SPINEGPU_REQUIRE_RENDERER(own);
+    for (int lacking = 0; lacking < 3; ++lacking) {
+        VkPhysicalDeviceFeatures features = all_features();
+        if (lacking == 1) features.shaderStorageImageReadWithoutFormat = VK_FALSE;
+        if (lacking == 2) features.shaderStorageImageWriteWithoutFormat = VK_FALSE;
+        std::unique_ptr<HostVulkan> host = make_host(own->device_name(), features);
+        ASSERT_TRUE(host);
+        const VkPhysicalDeviceFeatures& made = host->lent.features;
+        const bool unformatted = made.shaderStorageImageReadWithoutFormat && made.shaderStorageImageWriteWithoutFormat;
+        if (lacking == 0 && !unformatted) {
+            std::printf("(the device has no storage images without a format: only the refusals are checked)\n");
+        }
+        {
+            std::unique_ptr<Renderer> lent = renderer_on(*host);
+            ASSERT_TRUE(lent);
+            AppImage image(host->lent, 16, 16, 1, RenderPath::gpu_tiles, VK_FORMAT_B8G8R8A8_UNORM);
+            image.fill(two_backgrounds(16, 16), VK_IMAGE_LAYOUT_GENERAL);
+            Result<FrameStats> tiles =
+                lent->draw_onto(image.target(VK_IMAGE_LAYOUT_GENERAL), {}, Camera2D{}, RenderPath::gpu_tiles);
+            if (unformatted) {
+                EXPECT_TRUE(tiles.ok()) << tiles.error().message();
+            } else {
+                ASSERT_FALSE(tiles.ok()) << "lacking " << lacking;
+                EXPECT_NE(tiles.error().message().find("HostImage::format is 44 (VK_FORMAT_B8G8R8A8_UNORM): the "
+                                                       "gpu-tiles path draws onto such images with storage images "
+                                                       "read and written without a format"),
+                          std::string::npos)
+                    << tiles.error().message();
+                EXPECT_NE(tiles.error().message().find("shaderStorageImageWriteWithoutFormat"), std::string::npos);
+            }
+            EXPECT_TRUE(lent->finish().ok());
+        }
+        host->destroy_device();
+        expect_no_host_messages(*host);
+    }
 }
 
 }  // namespace

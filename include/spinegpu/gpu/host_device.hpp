@@ -23,8 +23,9 @@ namespace spinegpu::gpu {
 // - `device` made from `physical` with `features` (what its VkDeviceCreateInfo::pEnabledFeatures, or the
 //   VkPhysicalDeviceFeatures2::features in its pNext chain, enabled: copied here, since Vulkan cannot be asked):
 //   dualSrcBlend is required; shaderInt64 and shaderFloat64 allow RenderPath::gpu_tiles (where the device also has
-//   subgroup votes in compute and 32 KiB of shared memory), pipelineStatisticsQuery the fragment counts
-//   (FrameStats::fragments);
+//   subgroup votes in compute and 32 KiB of shared memory), shaderStorageImageReadWithoutFormat and
+//   shaderStorageImageWriteWithoutFormat together that path onto BGRA8 images (HostImage), pipelineStatisticsQuery the
+//   fragment counts (FrameStats::fragments);
 // - `queue` from `device`, of `queue_family`, which has graphics and compute;
 // - `timeline_semaphore`: whether the device was made with timeline semaphores (VkPhysicalDeviceVulkan12Features::
 //   timelineSemaphore, or VkPhysicalDeviceTimelineSemaphoreFeatures; taken on trust, as `features`), which
@@ -84,9 +85,11 @@ struct FrameImage {
 // the application's background multiplies or screens that background, which compositing a frame drawn apart
 // (FrameImage) cannot do where the frame is transparent. Requirements (the checked ones: a refusal names the field):
 // - `image` holds premultiplied colour, VK_FORMAT_R8G8B8A8_UNORM, or VK_FORMAT_B8G8R8A8_UNORM (the same colours in
-//   another byte order, as swapchain images often are) on the gpu, gpu_vertex and cpu paths (colours encoded as the
-//   atlas pages' are, as both formats take them; the first frame onto a BGRA8 image makes its render pass and
-//   pipelines), single-sampled, and was made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and cpu
+//   another byte order, as swapchain images often are; colours encoded as the atlas pages' are, as both formats take
+//   them; the first frame onto a BGRA8 image on a raster path makes its render pass and pipelines; the gpu_tiles path
+//   reads and writes it as a storage image without a format, checked: the device was made with
+//   shaderStorageImageReadWithoutFormat and shaderStorageImageWriteWithoutFormat, and takes storage images of that
+//   format), single-sampled, and was made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and cpu
 //   paths, VK_IMAGE_USAGE_STORAGE_BIT for gpu_tiles; its mipmap level 0 and array layer 0 are drawn onto, and are
 //   `width` x `height` pixels; `view` is a 2D view of just those, colour aspect, of `format` itself, unswizzled;
 // - when the frame's commands run it is in `layout` (not UNDEFINED or PREINITIALIZED, which would discard it), and
