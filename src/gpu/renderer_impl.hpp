@@ -39,7 +39,7 @@ inline constexpr std::uint32_t k_queries_per_frame = 3;
 // or the application's image `host` (Renderer::draw_onto), of its size, over what it holds, recorded into the
 // application's command buffer `into` when given (Renderer::record_onto) rather than submitted; or, with `pass`, in
 // the application's render pass, `width` x `height` its area's size: recorded into `into` up to the draw, which
-// Renderer::record_in_pass records (Renderer::record_for_pass).
+// Renderer::record_in_pass or record_in_secondary records (Renderer::record_for_pass).
 struct FrameTarget {
     const HostImage* host = nullptr;
     std::uint32_t width = 0, height = 0;
@@ -86,7 +86,7 @@ struct RetiredPipelines {
 };
 
 // The frame that Renderer::record_for_pass recorded up to its draw, which Renderer::record_in_pass records into
-// `commands`: its slot, path, camera, area, index count (gpu and cpu paths), pipelines and descriptor set.
+// `commands` (or record_in_secondary into a secondary command buffer executed there): its slot, path, camera, area, index count (gpu and cpu paths), pipelines and descriptor set.
 struct AwaitingDraw {
     VkCommandBuffer commands = VK_NULL_HANDLE;
     std::uint32_t slot = 0;
@@ -179,8 +179,8 @@ struct FrameSlot {
     VkFence fence = VK_NULL_HANDLE;
     bool pending = false;  // submitted (or recorded for the application to submit) and not yet waited for
     bool timed = false;    // its queries were written
-    // Prepared by record_for_pass, its draw not (yet) recorded by record_in_pass: its last timestamp and its fragment
-    // query were never written.
+    // Prepared by record_for_pass, its draw not (yet) recorded by record_in_pass or record_in_secondary: its last
+    // timestamp and its fragment query were never written.
     bool undrawn = false;
     // Its draw recorded by record_in_secondary into a secondary command buffer of the application's, which the
     // renderer cannot tell was executed: its last stamp and fragment query are read only when available.
@@ -282,8 +282,8 @@ struct Renderer::Impl {
     std::vector<std::uint32_t> vertex_offsets, index_offsets;  // CPU path: where each character's output goes
     std::vector<std::uint8_t> order_seen;       // per character: checking that a pose job's order is a permutation
     std::vector<TypeRun> type_runs;             // gpu_vertex: the frame's runs of one type (record_frame)
-    // The frame record_for_pass prepared, until record_in_pass records its draw, or a later frame or a wait for its
-    // slot drops it.
+    // The frame record_for_pass prepared, until record_in_pass or record_in_secondary records its draw, or a later
+    // frame or a wait for its slot drops it.
     std::optional<AwaitingDraw> awaiting_draw;
     static constexpr std::uint32_t k_culled = 0xFFFFFFFFu;
 

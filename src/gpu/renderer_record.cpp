@@ -313,8 +313,8 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
     if (tiles) {
         record_tiles(m, cb, set, counts.tile_push, to.host);
     } else if (to.pass != nullptr) {
-        // The draw waits for record_in_pass, inside the application's render pass; so does the frame's last
-        // timestamp, which decides whether its GPU time is known.
+        // The draw waits for record_in_pass (or record_in_secondary), inside the application's render pass; so does
+        // the frame's last timestamp, which decides whether its GPU time is known.
         Result<PassPipelines> pipelines = m.pipelines_for(*to.pass);  // (made by draw_frame already: found)
         m.awaiting_draw = AwaitingDraw{cb, m.frame_index, path, camera, to.pass->area, index_total,
                                        pipelines->draw, pipelines->collapse, set};

@@ -51,7 +51,10 @@ std::vector<std::uint8_t> composed(const std::vector<std::uint8_t>& area_pixels,
 bool record_pass_frame(Renderer& lent, VkCommandBuffer cb, const AppRenderPass& pass, AppImage& image, VkRect2D area,
                        std::span<const CharacterDraw> characters, const Camera2D& camera, RenderPath path,
                        RecordedFrame& recorded, std::span<const VkCommandBuffer> secondaries) {
-    EXPECT_TRUE(secondaries.size() == 0 || secondaries.size() == 1 || secondaries.size() == 3);
+    if (secondaries.size() != 0 && secondaries.size() != 1 && secondaries.size() != 3) {
+        ADD_FAILURE() << "record_pass_frame takes 0, 1 or 3 secondary command buffers, not " << secondaries.size();
+        return false;
+    }
     Result<RecordedFrame> prepared = lent.record_for_pass(cb, pass.host_pass(area), characters, camera, path);
     EXPECT_TRUE(prepared.ok()) << prepared.error().message();
     if (!prepared) return false;

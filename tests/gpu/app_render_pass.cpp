@@ -9,6 +9,13 @@
 
 namespace spinegpu::test {
 
+namespace {
+
+// The format of the pass's depth attachment.
+constexpr VkFormat k_depth_format = VK_FORMAT_D32_SFLOAT;
+
+}  // namespace
+
 AppRenderPass::AppRenderPass(const gpu::HostDevice& host, const gpu::HostImage& target, bool depth,
                              VkSampleCountFlagBits samples, bool dynamic)
     : host_(host), target_(target), depth_(depth), samples_(samples), dynamic_(dynamic) {
@@ -17,7 +24,7 @@ AppRenderPass::AppRenderPass(const gpu::HostDevice& host, const gpu::HostImage& 
         make_image(target.format, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT,
                    VK_IMAGE_ASPECT_COLOR_BIT, multisampled_, multisampled_memory_, multisampled_view_);
     if (depth)
-        make_image(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT,
+        make_image(k_depth_format, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT,
                    depth_image_, depth_memory_, depth_view_);
     if (dynamic) {
         begin_rendering_ = reinterpret_cast<PFN_vkCmdBeginRenderingKHR>(
@@ -45,7 +52,7 @@ AppRenderPass::AppRenderPass(const gpu::HostDevice& host, const gpu::HostImage& 
     VkAttachmentReference resolve_ref{VK_ATTACHMENT_UNUSED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     if (depth) {
         VkAttachmentDescription d = color;
-        d.format = VK_FORMAT_D32_SFLOAT;
+        d.format = k_depth_format;
         d.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
         d.finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
         depth_ref.attachment = static_cast<std::uint32_t>(attachments.size());
@@ -139,7 +146,7 @@ AppRenderPass::~AppRenderPass() {
 
 gpu::HostPass AppRenderPass::host_pass(VkRect2D area, std::uint64_t generation) const {
     gpu::HostPass pass{pass_, 0, target_.format, samples_, area, generation};
-    if (dynamic_ && depth_) pass.depth_format = VK_FORMAT_D32_SFLOAT;
+    if (dynamic_ && depth_) pass.depth_format = k_depth_format;
     return pass;
 }
 
@@ -218,12 +225,11 @@ void AppRenderPass::begin(VkCommandBuffer cb, Color straight, bool secondaries) 
 }
 
 void AppRenderPass::begin_secondary(VkCommandBuffer secondary) const {
-    vkResetCommandBuffer(secondary, 0);
     const VkFormat color = target_.format;
     VkCommandBufferInheritanceRenderingInfo rendering{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO};
     rendering.colorAttachmentCount = 1;
     rendering.pColorAttachmentFormats = &color;
-    rendering.depthAttachmentFormat = depth_ ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_UNDEFINED;
+    rendering.depthAttachmentFormat = depth_ ? k_depth_format : VK_FORMAT_UNDEFINED;
     rendering.rasterizationSamples = samples_;
     VkCommandBufferInheritanceInfo inheritance{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
     inheritance.pNext = dynamic_ ? &rendering : nullptr;

@@ -32,8 +32,8 @@ public:
     // Begins the pass in `cb`, its colour attachment cleared to `straight` (premultiplied there) and depth to 1; with
     // `secondaries`, its contents are secondary command buffers (begin_secondary).
     void begin(VkCommandBuffer cb, Color straight, bool secondaries = false) const;
-    // Begins `secondary` (reset) for the pass: render pass continuation, inheriting its render pass and subpass, or
-    // with dynamic rendering its attachments' formats and sample count.
+    // Begins `secondary` (its pool resets it) for the pass: render pass continuation, inheriting its render pass and
+    // subpass, or with dynamic rendering its attachments' formats and sample count.
     void begin_secondary(VkCommandBuffer secondary) const;
     // Clears `rect` of the colour attachment to `straight` (premultiplied there): one of the application's draws.
     void clear(VkCommandBuffer cb, VkRect2D rect, Color straight) const;

@@ -118,11 +118,11 @@ struct HostImage {
     std::uint64_t generation = 0;
 };
 
-// A subpass of the application's own render pass that Renderer::record_for_pass and record_in_pass draw the
-// characters in, between the application's own draws there (its background before them, its interface after), as one
-// more draw of that pass: for an engine that draws its frame in its own render passes. Requirements (the checked
-// ones: a refusal names the field; the others, which Vulkan does not let the renderer see, are taken on trust, and
-// breaking one is invalid use of Vulkan, which the validation layer reports):
+// A subpass of the application's own render pass that Renderer::record_for_pass and record_in_pass (or
+// record_in_secondary) draw the characters in, between the application's own draws there (its background before them,
+// its interface after), as one more draw of that pass: for an engine that draws its frame in its own render passes.
+// Requirements (the checked ones: a refusal names the field; the others, which Vulkan does not let the renderer see,
+// are taken on trust, and breaking one is invalid use of Vulkan, which the validation layer reports):
 // - `render_pass` is the application's render pass (or one compatible with it), made on the lent device, and
 //   `subpass` one of its subpasses; or, with no render pass (checked: the device has HostDevice::dynamic_rendering),
 //   a render pass instance begun with vkCmdBeginRendering, `subpass` 0 (checked), whose depth and stencil attachments
@@ -156,11 +156,12 @@ struct HostPass {
     VkFormat depth_format = VK_FORMAT_UNDEFINED, stencil_format = VK_FORMAT_UNDEFINED;  // dynamic rendering only
 };
 
-// A frame that Renderer::record_onto (or record_for_pass, with record_in_pass) recorded into the application's command
-// buffer, and what the submission of that command buffer must signal:
+// A frame that Renderer::record_onto (or record_for_pass, with record_in_pass or record_in_secondary) recorded into the
+// application's command buffer, and what the submission of that command buffer must signal:
 // - submit the command buffer once, to HostDevice::queue (the renderer's own submissions and idle waits are there,
 //   and order against it), signalling `semaphore` (a timeline semaphore of the renderer's) to `value` when it
-//   completes (VkTimelineSemaphoreSubmitInfo with VkSubmitInfo, or VkSemaphoreSubmitInfo with vkQueueSubmit2), in
+//   completes (VkTimelineSemaphoreSubmitInfo with VkSubmitInfo, or VkSemaphoreSubmitInfo with vkQueueSubmit2, its
+//   stageMask VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, so that the signal follows every command of the frame), in
 //   the order the frames were recorded (each value is greater than the last): never submit one after a frame recorded
 //   later was submitted, since the renderer takes a value as having come for every frame recorded before it;
 // - the renderer waits for that value before it reuses the frame's slot, frames_in_flight() frames later, and in
@@ -174,7 +175,8 @@ struct HostPass {
 //   submitted, or never will be;
 // - `stats` are those draw_onto gives; gpu_ms, fragments and the tile path's counts are known once the frame is
 //   waited for (Renderer::finish, Renderer::last_finished), and stay unknown (gpu_ms -1) for a frame dropped, and
-//   for one of record_for_pass whose draw was never recorded.
+//   for one of record_for_pass whose draw was never recorded (or recorded into a secondary command buffer never
+//   executed).
 struct RecordedFrame {
     FrameStats stats;
     VkSemaphore semaphore = VK_NULL_HANDLE;

@@ -208,7 +208,8 @@ public:
                                       RenderPath path, PoseJob poses = {});
 
     // Records into the application's `commands` (as record_onto takes it: outside any render pass) the work of a frame
-    // that must come before its draw, which record_in_pass then records inside the application's render pass
+    // that must come before its draw, which record_in_pass (or record_in_secondary) then records inside the
+    // application's render pass
     // (include host_device.hpp: HostPass says what the pass must be; RecordedFrame what the submission signals): the
     // places and skinning passes of the gpu and gpu_vertex paths (the cpu path's vertices are written here, in mapped
     // memory). Only the raster paths: the gpu-tiles path draws in compute, which no render pass can hold. It leaves
@@ -218,7 +219,8 @@ public:
     // commands, since the frame touches none of its images before the draw, which its render pass orders. The
     // characters are culled against HostPass::area. The stats' record_ms counts this call's recording; gpu_ms, from
     // the frame's first command to the end of its draw, counts the application's commands between (unknown, and
-    // the fragments too, when the draw was not recorded; skin_ms is known). Waits and fails as record_onto does (and
+    // the fragments too, when the draw was not recorded, or recorded into a secondary command buffer never executed;
+    // skin_ms is known). Waits and fails as record_onto does (and
     // for a `pass` that breaks HostPass's checked requirements, naming the field). The first frame in a render pass,
     // subpass, format or sample count (with its generation; with dynamic rendering, its depth and stencil formats)
     // not among the eight last drawn in makes the characters' two pipelines for it; the least recently drawn in past
@@ -248,14 +250,17 @@ public:
     // renderer's own calls, this one included, are made one at a time). Taken on trust, since Vulkan does not let the
     // renderer see them: `secondary` is recording, begun with VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT and the
     // inheritance of HostPass's render pass and subpass (with dynamic rendering,
-    // VkCommandBufferInheritanceRenderingInfo with its format, depth and stencil formats and sample count), inheriting
-    // no pipeline-statistics query; the application executes it (vkCmdExecuteCommands) once, inside that pass instance
-    // in the command buffer record_for_pass recorded into, before that buffer's one submission. It may hold the
-    // application's own commands before and after the draw; it leaves the state record_in_pass leaves (and sets all it
-    // uses: a secondary command buffer inherits none). Fails, recording nothing, as record_in_pass does, and when
-    // `secondary` is the command buffer record_for_pass recorded into. The frame's gpu_ms and fragments are known after
-    // the wait for it only when the secondary was executed: the renderer reads them without waiting (the frame's value
-    // has come by then).
+    // VkCommandBufferInheritanceRenderingInfo with its format, depth and stencil formats and sample count), not
+    // inheriting viewport and scissor (VK_NV_inherited_viewport_scissor); the application executes it
+    // (vkCmdExecuteCommands) at most once (twice would begin the frame's query again), inside that pass instance in the
+    // command buffer record_for_pass recorded into, before that buffer's one submission, where no pipeline-statistics
+    // query of the primary's is active (a query of the application's active across it needs the inheritedQueries
+    // feature, and counts the draw when the secondary was begun to inherit it). It may hold the application's own
+    // commands before and after the draw; it leaves the state record_in_pass leaves, and sets all it uses. Fails,
+    // recording nothing, when no frame awaits its draw (as record_in_pass does), and when `secondary` is the command
+    // buffer record_for_pass recorded into. The frame's gpu_ms and fragments are known after the wait for it only when
+    // the secondary was executed: the renderer reads them without waiting, the frame's value having come (a secondary
+    // never executed leaves them unknown, and the frame still signals its value).
     Result<void> record_in_secondary(VkCommandBuffer_T* secondary);
 
     // Threads for packing poses and building the CPU path's vertices (characters are split into ranges), or null for
