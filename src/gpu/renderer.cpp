@@ -217,17 +217,12 @@ Result<void> check_onto(const Renderer::Impl& m, const HostImage& target, Render
         return refuse(format + ", not VK_FORMAT_R8G8B8A8_UNORM (" + std::to_string(VK_FORMAT_R8G8B8A8_UNORM) +
                       ") or VK_FORMAT_B8G8R8A8_UNORM (" + std::to_string(VK_FORMAT_B8G8R8A8_UNORM) +
                       "), the formats the renderer draws onto");
-    if (target.format == VK_FORMAT_B8G8R8A8_UNORM && path == RenderPath::gpu_tiles) {
-        if (!m.context->unformatted_storage)
-            return refuse(format + " (VK_FORMAT_B8G8R8A8_UNORM): the gpu-tiles path draws onto such images with "
-                                   "storage images read and written without a format, and the device was not made "
-                                   "with them (HostDevice::features.shaderStorageImageReadWithoutFormat and "
-                                   "shaderStorageImageWriteWithoutFormat); draw onto this one through the gpu path");
-        if (!m.context->bgra_storage)
-            return refuse(format + " (VK_FORMAT_B8G8R8A8_UNORM): " + m.context->device_name +
-                          " takes no storage images of that format, which the gpu-tiles path draws onto; draw onto "
-                          "this one through the gpu path");
-    }
+    // (A device without the tile path at all is refused by the frame, naming what it lacks.)
+    if (target.format == VK_FORMAT_B8G8R8A8_UNORM && path == RenderPath::gpu_tiles &&
+        tile_rasterizer_supported(*m.context) && !m.context->bgra_tiles_missing.empty())
+        return refuse(format + " (VK_FORMAT_B8G8R8A8_UNORM): the gpu-tiles path draws onto such images as storage "
+                               "images read and written without a format, and " + m.context->bgra_tiles_missing +
+                      "; draw onto this one through the gpu path");
     const VkPhysicalDeviceLimits& limits = m.context->properties.limits;
     if (target.width == 0 || target.height == 0 || target.width > limits.maxFramebufferWidth ||
         target.height > limits.maxFramebufferHeight)

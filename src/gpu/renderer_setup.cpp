@@ -208,7 +208,7 @@ Result<void> Renderer::Impl::make_raster_pipeline(bool plain_pages) {
         return r;
     if (Result<void> r = make_compute_pipeline(raster_onto_comp_spirv(), raster_onto_pipeline, raster_diagnose,
                                                loop_canary, plain_pages ? 1u : 0u);
-        !r || !context->unformatted_storage)
+        !r || !context->bgra_tiles_missing.empty())
         return r;
     return make_compute_pipeline(raster_onto_unformatted_comp_spirv(), raster_onto_bgra_pipeline, raster_diagnose,
                                  loop_canary, plain_pages ? 1u : 0u);

@@ -167,6 +167,43 @@ void describe_device(VkContext& context) {
 }
 
 // Records which optional features the device has enabled.
+// Why the tile path cannot draw onto B8G8R8A8_UNORM images of the application's `host` device (`available`: its
+// physical device's features), or empty when it can: storage images read and written without a format, the device
+// made with both features (which the shader's capabilities want below Vulkan 1.3), and the format's optimal tiling
+// doing both, which only Vulkan 1.3's format features (or VK_KHR_format_feature_flags2's) can say: the features alone
+// cover a list of formats that BGRA8 is not on.
+std::string bgra_tiles_missing(const VkContext& context, const HostDevice& host,
+                               const VkPhysicalDeviceFeatures& available) {
+    if (!available.shaderStorageImageReadWithoutFormat || !available.shaderStorageImageWriteWithoutFormat)
+        return context.device_name + " cannot read and write storage images without a format "
+                                     "(shaderStorageImageReadWithoutFormat, shaderStorageImageWriteWithoutFormat)";
+    if (!host.features.shaderStorageImageReadWithoutFormat || !host.features.shaderStorageImageWriteWithoutFormat)
+        return "the device was not made with storage images read and written without a format "
+               "(HostDevice::features.shaderStorageImageReadWithoutFormat and shaderStorageImageWriteWithoutFormat: "
+               "enable them in vkCreateDevice)";
+    std::uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(host.physical, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> extensions(count);
+    vkEnumerateDeviceExtensionProperties(host.physical, nullptr, &count, extensions.data());
+    bool flags2 = std::min(host.api_version, context.properties.apiVersion) >= VK_API_VERSION_1_3;
+    for (const VkExtensionProperties& e : extensions)
+        flags2 = flags2 || std::strcmp(e.extensionName, VK_KHR_FORMAT_FEATURE_FLAGS_2_EXTENSION_NAME) == 0;
+    if (!flags2)
+        return context.device_name + " cannot say whether it reads and writes B8G8R8A8_UNORM storage images without "
+                                     "a format (that takes Vulkan 1.3, or VK_KHR_format_feature_flags2)";
+    VkFormatProperties3 features3{VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3};
+    VkFormatProperties2 features{VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_2};
+    features.pNext = &features3;
+    vkGetPhysicalDeviceFormatProperties2(host.physical, VK_FORMAT_B8G8R8A8_UNORM, &features);
+    const VkFormatFeatureFlags2 wanted = VK_FORMAT_FEATURE_2_STORAGE_IMAGE_BIT |
+                                         VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT |
+                                         VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
+    if ((features3.optimalTilingFeatures & wanted) != wanted)
+        return context.device_name + " does not read and write B8G8R8A8_UNORM storage images (optimal tiling) "
+                                     "without a format";
+    return {};
+}
+
 void take_features(VkContext& context, const VkPhysicalDeviceFeatures& enabled) {
     context.pipeline_statistics = enabled.pipelineStatisticsQuery == VK_TRUE;
     context.shader_int64 = enabled.shaderInt64 == VK_TRUE;
@@ -393,20 +430,8 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const HostDevice& host) {
     take_features(*context, features);
     context->timeline_semaphore = host.timeline_semaphore;
     context->dynamic_rendering = host.dynamic_rendering;
-    context->unformatted_storage =
-        host.features.shaderStorageImageReadWithoutFormat && available.shaderStorageImageReadWithoutFormat &&
-        host.features.shaderStorageImageWriteWithoutFormat && available.shaderStorageImageWriteWithoutFormat;
-    // (Where Vulkan 1.3's format features say it, also read and written there without a format.)
-    VkFormatProperties3 bgra3{VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3};
-    VkFormatProperties2 bgra{VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_2};
-    const bool features2 = std::min(host.api_version, context->properties.apiVersion) >= VK_API_VERSION_1_3;
-    if (features2) bgra.pNext = &bgra3;
-    vkGetPhysicalDeviceFormatProperties2(host.physical, VK_FORMAT_B8G8R8A8_UNORM, &bgra);
-    const VkFormatFeatureFlags2 unformatted =
-        VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT | VK_FORMAT_FEATURE_2_STORAGE_WRITE_WITHOUT_FORMAT_BIT;
-    context->bgra_storage = (bgra.formatProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) != 0 &&
-                            (!features2 || (bgra3.optimalTilingFeatures & unformatted) == unformatted);
     describe_device(*context);
+    context->bgra_tiles_missing = bgra_tiles_missing(*context, host, available);
     return context;
 }
 

@@ -40,9 +40,9 @@ struct VkContext {
     bool borrowed = false;                       // the application's (HostDevice): destroyed by it, not here
     bool timeline_semaphore = false;             // the application's device has timeline semaphores enabled
     bool dynamic_rendering = false;              // the application's device has dynamic rendering enabled
-    // The application's device has storage images read and written without a format enabled
-    // (shaderStorageImageRead/WriteWithoutFormat), and takes B8G8R8A8_UNORM storage images: the tile path onto BGRA8.
-    bool unformatted_storage = false, bgra_storage = false;
+    // Why the tile path cannot draw onto the application's B8G8R8A8_UNORM images on its device (as storage images
+    // read and written without a format), for a refusal; empty when it can.
+    std::string bgra_tiles_missing = "a device of the renderer's own";
     std::atomic<std::uint64_t> validation_messages{0};  // warnings and errors from the validation layer
     std::string first_validation_message;
 

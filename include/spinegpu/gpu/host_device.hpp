@@ -24,8 +24,8 @@ namespace spinegpu::gpu {
 //   VkPhysicalDeviceFeatures2::features in its pNext chain, enabled: copied here, since Vulkan cannot be asked):
 //   dualSrcBlend is required; shaderInt64 and shaderFloat64 allow RenderPath::gpu_tiles (where the device also has
 //   subgroup votes in compute and 32 KiB of shared memory), shaderStorageImageReadWithoutFormat and
-//   shaderStorageImageWriteWithoutFormat together that path onto BGRA8 images (HostImage), pipelineStatisticsQuery the
-//   fragment counts (FrameStats::fragments);
+//   shaderStorageImageWriteWithoutFormat together that path onto BGRA8 images (HostImage says what more),
+//   pipelineStatisticsQuery the fragment counts (FrameStats::fragments);
 // - `queue` from `device`, of `queue_family`, which has graphics and compute;
 // - `timeline_semaphore`: whether the device was made with timeline semaphores (VkPhysicalDeviceVulkan12Features::
 //   timelineSemaphore, or VkPhysicalDeviceTimelineSemaphoreFeatures; taken on trust, as `features`), which
@@ -88,10 +88,12 @@ struct FrameImage {
 //   another byte order, as swapchain images often are; colours encoded as the atlas pages' are, as both formats take
 //   them; the first frame onto a BGRA8 image on a raster path makes its render pass and pipelines; the gpu_tiles path
 //   reads and writes it as a storage image without a format, checked: the device was made with
-//   shaderStorageImageReadWithoutFormat and shaderStorageImageWriteWithoutFormat, and takes storage images of that
-//   format), single-sampled, and was made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and cpu
-//   paths, VK_IMAGE_USAGE_STORAGE_BIT for gpu_tiles; its mipmap level 0 and array layer 0 are drawn onto, and are
-//   `width` x `height` pixels; `view` is a 2D view of just those, colour aspect, of `format` itself, unswizzled;
+//   shaderStorageImageReadWithoutFormat and shaderStorageImageWriteWithoutFormat, and its format features, which take
+//   Vulkan 1.3 (for the instance and the device) or VK_KHR_format_feature_flags2 to tell, say that BGRA8 images of
+//   optimal tiling are storage images read and written without a format), of optimal tiling, single-sampled, and was
+//   made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and cpu paths, VK_IMAGE_USAGE_STORAGE_BIT for
+//   gpu_tiles; its mipmap level 0 and array layer 0 are drawn onto, and are `width` x `height` pixels; `view` is a 2D
+//   view of just those, colour aspect, of `format` itself, unswizzled, with that usage;
 // - when the frame's commands run it is in `layout` (not UNDEFINED or PREINITIALIZED, which would discard it), and
 //   it is left in `layout`;
 // - `generation` changes whenever `image` or `view` is made anew (a handle value may be reused): the renderer keeps
