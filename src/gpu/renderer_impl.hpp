@@ -86,7 +86,8 @@ struct RetiredPipelines {
 };
 
 // The frame that Renderer::record_for_pass recorded up to its draw, which Renderer::record_in_pass records into
-// `commands` (or record_in_secondary into a secondary command buffer executed there): its slot, path, camera, area, index count (gpu and cpu paths), pipelines and descriptor set.
+// `commands` (or record_in_secondary into a secondary command buffer executed there): its slot, path, camera, area,
+// index count (gpu and cpu paths), pipelines and descriptor set.
 struct AwaitingDraw {
     VkCommandBuffer commands = VK_NULL_HANDLE;
     std::uint32_t slot = 0;
@@ -208,7 +209,7 @@ struct Renderer::Impl {
     // RenderPath::gpu_tiles, when tile_rasterizer_supported.
     VkPipeline triangle_pipeline = VK_NULL_HANDLE, raster_pipeline = VK_NULL_HANDLE;
     // The raster pass that starts each pixel from the application's image (draw_onto): on its device only; and the
-    // same for its BGRA8 images, when that device reads and writes storage images without a format.
+    // same for its BGRA8 images, where they can be read and written without a format (VkContext::bgra_tiles_missing).
     VkPipeline raster_onto_pipeline = VK_NULL_HANDLE, raster_onto_bgra_pipeline = VK_NULL_HANDLE;
     std::uint32_t raster_diagnose = 0;  // raster.comp's k_diagnose (SPINEGPU_DIAGNOSE_TILES, read at creation)
     VkRenderPass render_pass = VK_NULL_HANDLE;       // the own target: cleared, left for readback
@@ -312,9 +313,9 @@ struct Renderer::Impl {
                                        std::uint32_t constant = 0, std::uint32_t second = 0,
                                        std::uint32_t third = 0);
     // Creates the tile rasterizer's raster pass (raster.comp, and on the application's device raster_onto.comp, with
-    // raster_onto_unformatted.comp when it reads and writes storage images without a format) once
-    // the pages are known (upload_static): built for pages whose filters do not depend on scale when `plain_pages` (no
-    // page has k_material_scaled_bit).
+    // raster_onto_unformatted.comp where its BGRA8 images can be read and written without a format) once the pages
+    // are known (upload_static): built for pages whose filters do not depend on scale when `plain_pages` (no page has
+    // k_material_scaled_bit).
     Result<void> make_raster_pipeline(bool plain_pages);
     Result<void> create_frames();
     // Builds and uploads every type's static data (once; a failure is final, see static_error).

@@ -15,7 +15,7 @@ std::span<const std::uint32_t> raster_comp_spirv();
 // raster.comp drawing onto the application's image (SPINEGPU_RASTER_ONTO: each pixel starts from the image's).
 std::span<const std::uint32_t> raster_onto_comp_spirv();
 // raster_onto for the application's BGRA8 images: its target read and written without a format
-// (SPINEGPU_RASTER_ONTO_UNFORMATTED; the device needs shaderStorageImageRead/WriteWithoutFormat).
+// (SPINEGPU_RASTER_ONTO_UNFORMATTED; the device needs them: VkContext::bgra_tiles_missing).
 std::span<const std::uint32_t> raster_onto_unformatted_comp_spirv();
 std::span<const std::uint32_t> triangles_comp_spirv();
 std::span<const std::uint32_t> places_comp_spirv();

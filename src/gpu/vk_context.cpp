@@ -166,7 +166,6 @@ void describe_device(VkContext& context) {
                                     (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_VOTE_BIT) != 0;
 }
 
-// Records which optional features the device has enabled.
 // Why the tile path cannot draw onto B8G8R8A8_UNORM images of the application's `host` device (`available`: its
 // physical device's features), or empty when it can: storage images read and written without a format, the device
 // made with both features (which the shader's capabilities want below Vulkan 1.3), and the format's optimal tiling
@@ -204,6 +203,7 @@ std::string bgra_tiles_missing(const VkContext& context, const HostDevice& host,
     return {};
 }
 
+// Records which optional features the device has enabled.
 void take_features(VkContext& context, const VkPhysicalDeviceFeatures& enabled) {
     context.pipeline_statistics = enabled.pipelineStatisticsQuery == VK_TRUE;
     context.shader_int64 = enabled.shaderInt64 == VK_TRUE;

@@ -209,23 +209,22 @@ public:
 
     // Records into the application's `commands` (as record_onto takes it: outside any render pass) the work of a frame
     // that must come before its draw, which record_in_pass (or record_in_secondary) then records inside the
-    // application's render pass
-    // (include host_device.hpp: HostPass says what the pass must be; RecordedFrame what the submission signals): the
-    // places and skinning passes of the gpu and gpu_vertex paths (the cpu path's vertices are written here, in mapped
-    // memory). Only the raster paths: the gpu-tiles path draws in compute, which no render pass can hold. It leaves
-    // the command buffer's bound compute pipeline, descriptor sets and push constants changed. Commands the
-    // application records between the two may not use the renderer's buffers (they cannot name them); the frame's
-    // own barriers order its skinning against its draw, and nothing else: no wait for the application's earlier
+    // application's render pass (include host_device.hpp: HostPass says what the pass must be; RecordedFrame what the
+    // submission signals): the places and skinning passes of the gpu and gpu_vertex paths (the cpu path's vertices are
+    // written here, in mapped memory). Only the raster paths: the gpu-tiles path draws in compute, which no render pass
+    // can hold. It leaves the command buffer's bound compute pipeline, descriptor sets and push constants changed.
+    // Commands the application records between the two may not use the renderer's buffers (they cannot name them); the
+    // frame's own barriers order its skinning against its draw, and nothing else: no wait for the application's earlier
     // commands, since the frame touches none of its images before the draw, which its render pass orders. The
-    // characters are culled against HostPass::area. The stats' record_ms counts this call's recording; gpu_ms, from
-    // the frame's first command to the end of its draw, counts the application's commands between (unknown, and
-    // the fragments too, when the draw was not recorded, or recorded into a secondary command buffer never executed;
-    // skin_ms is known). Waits and fails as record_onto does (and
-    // for a `pass` that breaks HostPass's checked requirements, naming the field). The first frame in a render pass,
-    // subpass, format or sample count (with its generation; with dynamic rendering, its depth and stencil formats)
-    // not among the eight last drawn in makes the characters' two pipelines for it; the least recently drawn in past
-    // eight are destroyed at the first wait for a recorded frame's slot once the frames recorded before then have
-    // signalled, or with the renderer. A failure records nothing into `commands`.
+    // characters are culled against HostPass::area. The stats' record_ms counts this call's recording; gpu_ms, from the
+    // frame's first command to the end of its draw, counts the application's commands between (unknown, and the
+    // fragments too, when the draw was not recorded, or recorded into a secondary command buffer never executed;
+    // skin_ms is known). Waits and fails as record_onto does (and for a `pass` that breaks HostPass's checked
+    // requirements, naming the field). The first frame in a render pass, subpass, format or sample count (with its
+    // generation; with dynamic rendering, its depth and stencil formats) not among the eight last drawn in makes the
+    // characters' two pipelines for it; the least recently drawn in past eight are destroyed at the first wait for a
+    // recorded frame's slot once the frames recorded before then have signalled, or with the renderer. A failure
+    // records nothing into `commands`.
     Result<RecordedFrame> record_for_pass(VkCommandBuffer_T* commands, const HostPass& pass,
                                           std::span<const CharacterDraw> characters, const Camera2D& camera,
                                           RenderPath path, PoseJob poses = {});
