@@ -17,8 +17,10 @@ constexpr VkFormat k_depth_format = VK_FORMAT_D32_SFLOAT;
 }  // namespace
 
 AppRenderPass::AppRenderPass(const gpu::HostDevice& host, const gpu::HostImage& target, bool depth,
-                             VkSampleCountFlagBits samples, bool dynamic)
-    : host_(host), target_(target), depth_(depth), samples_(samples), dynamic_(dynamic) {
+                             VkSampleCountFlagBits samples, bool dynamic, bool second_subpass)
+    : host_(host), target_(target), depth_(depth), samples_(samples), dynamic_(dynamic),
+      subpass_(second_subpass ? 1 : 0) {
+    EXPECT_TRUE(!second_subpass || (!dynamic && samples == VK_SAMPLE_COUNT_1_BIT));
     const bool resolves = samples != VK_SAMPLE_COUNT_1_BIT;
     if (resolves)
         make_image(target.format, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT,
@@ -66,12 +68,14 @@ AppRenderPass::AppRenderPass(const gpu::HostDevice& host, const gpu::HostImage& 
         resolve_ref.attachment = static_cast<std::uint32_t>(attachments.size());
         attachments.push_back(r);
     }
-    VkSubpassDescription subpass{};
+    VkSubpassDescription subpasses[2] = {};
+    VkSubpassDescription& subpass = subpasses[0];
     subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
     subpass.colorAttachmentCount = 1;
     subpass.pColorAttachments = &color_ref;
     subpass.pResolveAttachments = resolves ? &resolve_ref : nullptr;
     subpass.pDepthStencilAttachment = depth ? &depth_ref : nullptr;
+    subpasses[1] = subpass;
     // In: after every earlier command on the queue, their writes available. Out: written, visible to every later
     // command (the copy out).
     const VkPipelineStageFlags attachment_stages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
@@ -80,18 +84,22 @@ AppRenderPass::AppRenderPass(const gpu::HostDevice& host, const gpu::HostImage& 
     const VkAccessFlags attachment_access =
         VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
         VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
-    const VkSubpassDependency dependencies[2] = {
+    // (With two subpasses: the second after the first's attachment writes, and out from the second.)
+    const VkSubpassDependency dependencies[3] = {
         {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, attachment_stages, VK_ACCESS_MEMORY_WRITE_BIT,
          attachment_access, 0},
-        {0, VK_SUBPASS_EXTERNAL, attachment_stages, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+        {subpass_, VK_SUBPASS_EXTERNAL, attachment_stages, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
          VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-         VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT, 0}};
+         VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT, 0},
+        {0, 1, attachment_stages, attachment_stages,
+         VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, attachment_access,
+         VK_DEPENDENCY_BY_REGION_BIT}};
     VkRenderPassCreateInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
     info.attachmentCount = static_cast<std::uint32_t>(attachments.size());
     info.pAttachments = attachments.data();
-    info.subpassCount = 1;
-    info.pSubpasses = &subpass;
-    info.dependencyCount = 2;
+    info.subpassCount = subpass_ + 1;
+    info.pSubpasses = subpasses;
+    info.dependencyCount = subpass_ + 2;
     info.pDependencies = dependencies;
     EXPECT_EQ(vkCreateRenderPass(host.device, &info, nullptr, &pass_), VK_SUCCESS);
 
@@ -145,7 +153,7 @@ AppRenderPass::~AppRenderPass() {
 }
 
 gpu::HostPass AppRenderPass::host_pass(VkRect2D area, std::uint64_t generation) const {
-    gpu::HostPass pass{pass_, 0, target_.format, samples_, area, generation};
+    gpu::HostPass pass{pass_, subpass_, target_.format, samples_, area, generation};
     if (dynamic_ && depth_) pass.depth_format = k_depth_format;
     return pass;
 }
@@ -220,8 +228,10 @@ void AppRenderPass::begin(VkCommandBuffer cb, Color straight, bool secondaries) 
     info.renderArea = {{0, 0}, {target_.width, target_.height}};
     info.clearValueCount = depth_ ? 2 : 1;
     info.pClearValues = clears;
-    vkCmdBeginRenderPass(cb, &info,
-                         secondaries ? VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS : VK_SUBPASS_CONTENTS_INLINE);
+    const VkSubpassContents contents =
+        secondaries ? VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS : VK_SUBPASS_CONTENTS_INLINE;
+    vkCmdBeginRenderPass(cb, &info, subpass_ == 0 ? contents : VK_SUBPASS_CONTENTS_INLINE);
+    if (subpass_ == 1) vkCmdNextSubpass(cb, contents);
 }
 
 void AppRenderPass::begin_secondary(VkCommandBuffer secondary) const {
@@ -234,7 +244,7 @@ void AppRenderPass::begin_secondary(VkCommandBuffer secondary) const {
     VkCommandBufferInheritanceInfo inheritance{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
     inheritance.pNext = dynamic_ ? &rendering : nullptr;
     inheritance.renderPass = dynamic_ ? VK_NULL_HANDLE : pass_;
-    inheritance.subpass = 0;
+    inheritance.subpass = subpass_;
     inheritance.framebuffer = dynamic_ ? VK_NULL_HANDLE : framebuffer_;
     VkCommandBufferBeginInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT | VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;

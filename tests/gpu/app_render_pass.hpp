@@ -17,11 +17,14 @@ namespace spinegpu::test {
 // queue and visible to every later one; with a D32_SFLOAT depth attachment of its own when `depth` (cleared, never
 // stored); with `samples` > 1 a multisampled colour image of its own, resolved into `target` at the end. When
 // `dynamic`, the same attachments in a render pass instance begun with vkCmdBeginRenderingKHR (dynamic rendering:
-// the device needs HostDevice::dynamic_rendering), the barriers around it the application's own.
+// the device needs HostDevice::dynamic_rendering), the barriers around it the application's own. With
+// `second_subpass` (a render pass of one sample), the pass has two subpasses alike, the first left empty: everything
+// after begin is drawn in the second (subpass 1).
 class AppRenderPass {
 public:
     AppRenderPass(const gpu::HostDevice& host, const gpu::HostImage& target, bool depth,
-                  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT, bool dynamic = false);
+                  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT, bool dynamic = false,
+                  bool second_subpass = false);
     AppRenderPass(const AppRenderPass&) = delete;
     AppRenderPass& operator=(const AppRenderPass&) = delete;
     // Destroys the render pass, framebuffer and its own images (their submissions done: the test waits first).
@@ -29,8 +32,9 @@ public:
 
     // The pass as record_for_pass takes it: the characters drawn in `area`.
     gpu::HostPass host_pass(VkRect2D area, std::uint64_t generation = 1) const;
-    // Begins the pass in `cb`, its colour attachment cleared to `straight` (premultiplied there) and depth to 1; with
-    // `secondaries`, its contents are secondary command buffers (begin_secondary).
+    // Begins the pass in `cb`, its colour attachment cleared to `straight` (premultiplied there) and depth to 1, and
+    // moves on to its second subpass when it has one; with `secondaries`, the contents of the subpass it is left in
+    // are secondary command buffers (begin_secondary).
     void begin(VkCommandBuffer cb, Color straight, bool secondaries = false) const;
     // Begins `secondary` (its pool resets it) for the pass: render pass continuation, inheriting its render pass and
     // subpass, or with dynamic rendering its attachments' formats and sample count.
@@ -53,6 +57,7 @@ private:
     bool depth_;
     VkSampleCountFlagBits samples_;
     bool dynamic_;
+    std::uint32_t subpass_;  // where the characters are drawn: the last subpass
     PFN_vkCmdBeginRenderingKHR begin_rendering_ = nullptr;  // (dynamic)
     PFN_vkCmdEndRenderingKHR end_rendering_ = nullptr;
     VkRenderPass pass_ = VK_NULL_HANDLE;

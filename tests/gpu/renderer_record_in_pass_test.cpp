@@ -41,6 +41,7 @@ struct PassCase {
     bool depth, dynamic;
     VkOffset2D offset;
     float left = 0;
+    bool second_subpass = false;  // (of a render pass: AppRenderPass)
     std::string where;
 };
 
@@ -57,19 +58,22 @@ std::vector<PassCase> pass_cases() {
                                  {RenderPath::cpu, 0, rgba, false, true, {0, 0}},
                                  {RenderPath::gpu, 2, rgba, true, false, {24, 16}},
                                  {RenderPath::cpu, 2, bgra, false, true, {13, 0}},
-                                 {RenderPath::gpu, 2, rgba, false, true, {0, 0}}};
+                                 {RenderPath::gpu, 2, rgba, false, true, {0, 0}},
+                                 {RenderPath::gpu, 2, rgba, true, false, {13, 7}, 0, true},
+                                 {RenderPath::cpu, 0, bgra, false, false, {0, 0}, 0, true},
+                                 {RenderPath::gpu_vertex, 0, rgba, true, false, {24, 16}, 0, true}};
     for (PassCase& c : out)
         c.where = "path " + std::to_string(static_cast<int>(c.path)) + ", scene " + std::to_string(c.scene) +
                   ", format " + std::to_string(c.format) + (c.depth ? ", depth" : "") +
                   (c.dynamic ? ", dynamic rendering" : "") + ", area at (" +
                   std::to_string(c.offset.x) + ", " + std::to_string(c.offset.y) + ")" +
-                  (c.left != 0 ? ", characters across its edge" : "");
+                  (c.left != 0 ? ", characters across its edge" : "") + (c.second_subpass ? ", subpass 1" : "");
     return out;
 }
 
 // On the gpu, cpu and gpu_vertex paths, the three scenes (the clipped tank at offsets too, where clipping must follow
-// the area), RGBA8 and BGRA8 images, subpasses with and without a depth attachment, render passes and dynamic
-// rendering, areas at the image's corner and at offsets in it: the image copied out is the pass's clear outside the
+// the area), RGBA8 and BGRA8 images, subpasses with and without a depth attachment, render passes (drawn in their
+// first subpass or their second: the pipelines are made for it, which validation checks) and dynamic rendering, areas at the image's corner and at offsets in it: the image copied out is the pass's clear outside the
 // area, the box over it, and elsewhere in it, pixel for pixel, what a renderer on its own device draws over each
 // half's background (on lavapipe a BGRA8 image's premultiplied channels may be 1/255 off, as its blending of that
 // format rounds: see the BGRA8 test in renderer_host_image_test.cpp); at an offset, what it draws in a frame reaching
@@ -107,7 +111,7 @@ TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_
 
             AppImage image(host->lent, k_image_width, k_image_height, ++generation, c.path, c.format);
             AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), c.depth,
-                               VK_SAMPLE_COUNT_1_BIT, c.dynamic);
+                               VK_SAMPLE_COUNT_1_BIT, c.dynamic, c.second_subpass);
             RecordedFrame recorded;
             ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, characters, camera, c.path,
                                           recorded))

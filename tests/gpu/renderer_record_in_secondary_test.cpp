@@ -37,6 +37,7 @@ struct SecondaryCase {
     VkSampleCountFlagBits samples;
     VkOffset2D offset;
     bool apart;
+    bool second_subpass = false;  // (of a render pass: AppRenderPass)
     std::string where;
 };
 
@@ -50,18 +51,21 @@ std::vector<SecondaryCase> secondary_cases() {
                                       {RenderPath::cpu, 2, rgba, true, false, one, {0, 16}, false},
                                       {RenderPath::gpu_vertex, 0, bgra, false, true, one, {0, 0}, true},
                                       {RenderPath::gpu, 0, rgba, true, true, four, {13, 7}, true},
-                                      {RenderPath::cpu, 1, rgba, false, false, four, {0, 0}, false}};
+                                      {RenderPath::cpu, 1, rgba, false, false, four, {0, 0}, false},
+                                      {RenderPath::gpu, 1, rgba, true, false, one, {13, 7}, true, true},
+                                      {RenderPath::gpu_vertex, 0, bgra, false, false, one, {0, 0}, false, true}};
     for (SecondaryCase& c : out)
         c.where = "path " + std::to_string(static_cast<int>(c.path)) + ", scene " + std::to_string(c.scene) +
                   ", format " + std::to_string(c.format) + (c.depth ? ", depth" : "") +
                   (c.dynamic ? ", dynamic rendering" : "") + ", " + std::to_string(c.samples) + " sample(s)" +
                   ", area at (" + std::to_string(c.offset.x) + ", " + std::to_string(c.offset.y) + ")" +
-                  (c.apart ? ", each draw in its own secondary" : ", one secondary");
+                  (c.apart ? ", each draw in its own secondary" : ", one secondary") +
+                  (c.second_subpass ? ", subpass 1" : "");
     return out;
 }
 
 // On the gpu, cpu and gpu_vertex paths, the three scenes, RGBA8 and BGRA8 images, with and without depth, render
-// passes and dynamic rendering, areas at the corner and at offsets, the characters' draw in the secondary command
+// passes (the characters in their first subpass or their second, which the secondary inherits) and dynamic rendering, areas at the corner and at offsets, the characters' draw in the secondary command
 // buffer that holds the application's other draws of the pass or in one of its own, recorded before theirs: the image
 // copied out is, pixel for pixel, what the same frame drawn inline (record_in_pass) gives, which for one sample per
 // pixel is what a renderer on its own device draws there (as the inline tests check; on lavapipe a BGRA8 image's
@@ -90,7 +94,7 @@ TEST(RendererRecordInSecondary, draws_from_a_secondary_command_buffer_what_it_dr
             const VkRect2D area{c.offset, {k_width, k_height}};
             AppImage image(host->lent, k_image_width, k_image_height, ++generation, c.path, c.format);
             AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), c.depth, c.samples,
-                               c.dynamic);
+                               c.dynamic, c.second_subpass);
             RecordedFrame recorded;
             ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, characters, camera, c.path,
                                           recorded))
