@@ -72,14 +72,15 @@ std::vector<PassCase> pass_cases() {
 }
 
 // On the gpu, cpu and gpu_vertex paths, the three scenes (the clipped tank at offsets too, where clipping must follow
-// the area), RGBA8 and BGRA8 images, subpasses with and without a depth attachment, render passes (drawn in their
-// first subpass or their second: the pipelines are made for it, which validation checks) and dynamic rendering, areas at the image's corner and at offsets in it: the image copied out is the pass's clear outside the
-// area, the box over it, and elsewhere in it, pixel for pixel, what a renderer on its own device draws over each
-// half's background (on lavapipe a BGRA8 image's premultiplied channels may be 1/255 off, as its blending of that
-// format rounds: see the BGRA8 test in renderer_host_image_test.cpp); at an offset, what it draws in a frame reaching
-// to the area's far corner, the camera moved by the offset (drawn_in_area). The frame's values run on from one
-// semaphore; its GPU time and fragments are known once finished. The validation layer, synchronization validation
-// included, reports nothing on either device, nor anything left on the application's.
+// the area), RGBA8 and BGRA8 images, subpasses with and without a depth attachment, render passes (drawn in their first
+// subpass or their second: the pipelines are made for it, which validation checks) and dynamic rendering, areas at the
+// image's corner and at offsets in it: the image copied out is the pass's clear outside the area, the box over it, and
+// elsewhere in it, pixel for pixel, what a renderer on its own device draws over each half's background (on lavapipe a
+// BGRA8 image's premultiplied channels may be 1/255 off, as its blending of that format rounds: see the BGRA8 test in
+// renderer_host_image_test.cpp); at an offset, what it draws in a frame reaching to the area's far corner, the camera
+// moved by the offset (drawn_in_area). The frame's values run on from one semaphore; its GPU time and fragments are
+// known once finished. The validation layer, synchronization validation included, reports nothing on either device, nor
+// anything left on the application's.
 TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_a_renderer_draws_over_its_background) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(own);

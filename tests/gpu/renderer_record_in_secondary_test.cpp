@@ -64,13 +64,14 @@ std::vector<SecondaryCase> secondary_cases() {
     return out;
 }
 
-// On the gpu, cpu and gpu_vertex paths, the three scenes, RGBA8 and BGRA8 images, with and without depth, render
-// passes (the characters in their first subpass or their second, which the secondary inherits) and dynamic rendering, areas at the corner and at offsets, the characters' draw in the secondary command
-// buffer that holds the application's other draws of the pass or in one of its own, recorded before theirs: the image
-// copied out is, pixel for pixel, what the same frame drawn inline (record_in_pass) gives, which for one sample per
-// pixel is what a renderer on its own device draws there (as the inline tests check; on lavapipe a BGRA8 image's
-// channels may be 1/255 off that); with four samples, the inline frame itself. The secondary's own query and
-// timestamp count the draw: its GPU time and fragments are known once finished. Validation reports nothing.
+// On the gpu, cpu and gpu_vertex paths, the three scenes, RGBA8 and BGRA8 images, with and without depth, render passes
+// (the characters in their first subpass or their second, which the secondary inherits) and dynamic rendering, areas at
+// the corner and at offsets, the characters' draw in the secondary command buffer that holds the application's other
+// draws of the pass or in one of its own, recorded before theirs: the image copied out is, pixel for pixel, what the
+// same frame drawn inline (record_in_pass) gives, which for one sample per pixel is what a renderer on its own device
+// draws there (as the inline tests check; on lavapipe a BGRA8 image's channels may be 1/255 off that); with four
+// samples, the inline frame itself. The secondary's own query and timestamp count the draw: its GPU time and fragments
+// are known once finished. Validation reports nothing.
 TEST(RendererRecordInSecondary, draws_from_a_secondary_command_buffer_what_it_draws_inline) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SPINEGPU_REQUIRE_RENDERER(own);
