@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 
 namespace spinegpu::test {
 
@@ -46,6 +47,13 @@ std::vector<std::uint8_t> composed(const std::vector<std::uint8_t>& area_pixels,
                     &area_pixels[y * std::size_t{k_width} * 4], k_width * 4);
     paint(out, k_image_width, box_in(area), k_box);
     return out;
+}
+
+std::string pass_case_words(RenderPath path, int scene, VkFormat format, bool depth, bool dynamic, VkOffset2D offset,
+                            bool second_subpass) {
+    return "path " + std::to_string(static_cast<int>(path)) + ", scene " + std::to_string(scene) + ", format " +
+           std::to_string(format) + (depth ? ", depth" : "") + (dynamic ? ", dynamic rendering" : "") + ", area at (" +
+           std::to_string(offset.x) + ", " + std::to_string(offset.y) + ")" + (second_subpass ? ", subpass 1" : "");
 }
 
 bool record_pass_frame(Renderer& lent, VkCommandBuffer cb, const AppRenderPass& pass, AppImage& image, VkRect2D area,

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "app_render_pass.hpp"
@@ -43,6 +44,11 @@ std::vector<std::uint8_t> drawn_in_area(gpu::Renderer& own, std::span<const gpu:
 // The application's image after its pass: k_outside, the area holding `area_pixels` (k_width x k_height), the box
 // painted over it.
 std::vector<std::uint8_t> composed(const std::vector<std::uint8_t>& area_pixels, VkRect2D area);
+
+// Words naming a frame in the application's pass, for failures: "path 1, scene 0, format 44, depth, dynamic rendering,
+// area at (13, 7), subpass 1" (depth, dynamic rendering and the subpass only where they are so).
+std::string pass_case_words(gpu::RenderPath path, int scene, VkFormat format, bool depth, bool dynamic,
+                            VkOffset2D offset, bool second_subpass);
 
 // Records the application's frame into `cb` around the renderer's: the frame's work before the pass, then the pass
 // (the two backgrounds in the area's halves, the characters, the box), then the copy out. With no `secondaries`, the

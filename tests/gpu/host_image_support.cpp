@@ -382,4 +382,22 @@ bool load_scenes(Renderer& own, Renderer& lent, Scenes& s) {
     return true;
 }
 
+void on_lent_device(const std::function<void(Renderer&, HostVulkan&, Renderer&, Scenes&)>& body) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(own);
+    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
+    ASSERT_TRUE(host);
+    {
+        std::unique_ptr<Renderer> lent = renderer_on(*host);
+        ASSERT_TRUE(lent);
+        Scenes scenes;
+        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
+        body(*own, *host, *lent, scenes);
+        if (::testing::Test::HasFatalFailure()) return;  // (as an ASSERT in the test's own body would end it)
+    }
+    expect_no_validation_messages(*own);
+    host->destroy_device();  // (the validation layer reports what the renderer left on it)
+    expect_no_host_messages(*host);
+}
+
 }  // namespace spinegpu::test

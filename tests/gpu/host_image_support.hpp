@@ -6,6 +6,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -174,5 +175,14 @@ void expect_drawn_as(const std::vector<std::uint8_t>& seen, const std::vector<st
 
 // Loads the scenes' types into both renderers and poses the tank; false after recording a failure.
 bool load_scenes(gpu::Renderer& own, gpu::Renderer& lent, Scenes& s);
+
+// The whole body of a test on the application's device: runs `body` with a renderer on its own device (the test
+// skipped as SPINEGPU_REQUIRE_EXAMPLES and SPINEGPU_REQUIRE_RENDERER skip it), the application's device (make_host
+// with all_features), a renderer lent that device, and the scenes loaded into both. Once `body` has returned (its own
+// Vulkan objects destroyed), destroys the lent renderer, then the application's device, expecting the validation
+// layer to have reported nothing on either; a fatal failure in `body` ends the test there instead, as it would in the
+// test's own body.
+void on_lent_device(
+    const std::function<void(gpu::Renderer& own, HostVulkan& host, gpu::Renderer& lent, Scenes& scenes)>& body);
 
 }  // namespace spinegpu::test

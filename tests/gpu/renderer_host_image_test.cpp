@@ -55,15 +55,7 @@ std::uint32_t composite_differences(const std::vector<std::uint8_t>& frame, cons
 // a frame drawn apart where additive slots lie over the backgrounds. The validation layer (synchronization validation
 // included) reports nothing on either device, nor anything left on the application's.
 TEST(RendererOnHostDevice, draws_onto_the_application_image_as_into_its_own_target_over_the_same_background) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(own);
-    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
-    ASSERT_TRUE(host);
-    {
-        std::unique_ptr<Renderer> lent = renderer_on(*host);
-        ASSERT_TRUE(lent);
-        Scenes scenes;
-        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
+    on_lent_device([](Renderer& own, HostVulkan& host, Renderer& lent, Scenes& scenes) {
         std::uint64_t generation = 0;
         // (One image per path, the tile path's first: it is destroyed before the other paths' frames, which must not
         // touch it.)
@@ -74,32 +66,29 @@ TEST(RendererOnHostDevice, draws_onto_the_application_image_as_into_its_own_targ
             const std::string& where = c.where;
             const std::span<const CharacterDraw> characters = scenes.characters(scene);
             const Camera2D& camera = scenes.camera(scene);
-            if (scene == 0) image = std::make_unique<AppImage>(host->lent, k_width, k_height, ++generation, path);
+            if (scene == 0) image = std::make_unique<AppImage>(host.lent, k_width, k_height, ++generation, path);
             const std::vector<std::uint8_t> expected =
-                drawn_over_two_backgrounds(*own, characters, camera, k_width, k_height, path);
+                drawn_over_two_backgrounds(own, characters, camera, k_width, k_height, path);
             ASSERT_FALSE(expected.empty()) << where;
             image->fill(two_backgrounds(k_width, k_height), c.layout);
-            Result<FrameStats> drawn = lent->draw_onto(image->target(c.layout), characters, camera, path);
+            Result<FrameStats> drawn = lent.draw_onto(image->target(c.layout), characters, camera, path);
             ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
             EXPECT_EQ(drawn->characters, characters.size()) << where;
             const std::vector<std::uint8_t> seen = image->straight_pixels(c.layout);
-            expect_drawn_as(seen, expected, *own, camera, c);
+            expect_drawn_as(seen, expected, own, camera, c);
             // Where the crowd's additive slots (muzzle flashes, the portal) lie over the backgrounds, compositing its
             // frame drawn apart over them would be wrong: what draw_onto is for. (The tank's multiply and additive
             // slots lie over its own pixels in this pose.)
             if (scene == 0) {
-                ASSERT_TRUE(own->draw(characters, camera, k_width, k_height, Color{0, 0, 0, 0}, path).ok());
-                Result<Image> apart = own->read_back();
+                ASSERT_TRUE(own.draw(characters, camera, k_width, k_height, Color{0, 0, 0, 0}, path).ok());
+                Result<Image> apart = own.read_back();
                 ASSERT_TRUE(apart.ok());
                 EXPECT_GT(composite_differences(apart->rgba, seen, k_width), 20u) << where;
             }
         }
-        Result<FrameStats> done = lent->finish();
+        Result<FrameStats> done = lent.finish();
         EXPECT_TRUE(done.ok());
-    }
-    expect_no_validation_messages(*own);
-    host->destroy_device();  // (the validation layer reports what the renderer left on it)
-    expect_no_host_messages(*host);
+    });
 }
 
 // Frames into the renderer's own target and onto two application images of two sizes, in turn, each keep to their
@@ -108,36 +97,28 @@ TEST(RendererOnHostDevice, draws_onto_the_application_image_as_into_its_own_targ
 // generation, changes. Destroying the application's images before the renderer, and then the renderer, leaves
 // nothing on the device.
 TEST(RendererOnHostDevice, frames_onto_application_images_and_into_its_own_target_keep_to_their_images) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(own);
-    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
-    ASSERT_TRUE(host);
-    {
-        std::unique_ptr<Renderer> lent = renderer_on(*host);
-        ASSERT_TRUE(lent);
-        Scenes scenes;
-        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
+    on_lent_device([](Renderer& own, HostVulkan& host, Renderer& lent, Scenes& scenes) {
         const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
         const std::uint32_t small = k_width / 2 + 8;  // (the second image's size)
         const Camera2D small_camera{0.09f, small / 2.0f, small / 2.0f};
         std::uint64_t generation = 0;
         for (RenderPath path : {RenderPath::gpu_tiles, RenderPath::gpu}) {
             const std::string where = "path " + std::to_string(static_cast<int>(path));
-            auto big = std::make_unique<AppImage>(host->lent, k_width, k_height, ++generation, path);
-            auto little = std::make_unique<AppImage>(host->lent, small, small, ++generation, path);
+            auto big = std::make_unique<AppImage>(host.lent, k_width, k_height, ++generation, path);
+            auto little = std::make_unique<AppImage>(host.lent, small, small, ++generation, path);
             const std::vector<std::uint8_t> expected_big =
-                drawn_over_two_backgrounds(*own, crowd, scenes.crowd_camera, k_width, k_height, path);
+                drawn_over_two_backgrounds(own, crowd, scenes.crowd_camera, k_width, k_height, path);
             const std::vector<std::uint8_t> expected_little =
-                drawn_over_two_backgrounds(*own, crowd, small_camera, small, small, path);
-            ASSERT_TRUE(own->draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, path).ok());
-            Result<Image> expected_own = own->read_back();
+                drawn_over_two_backgrounds(own, crowd, small_camera, small, small, path);
+            ASSERT_TRUE(own.draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, path).ok());
+            Result<Image> expected_own = own.read_back();
             ASSERT_TRUE(expected_own.ok());
 
             for (int round = 0; round < 2; ++round) {
                 // (The renderer's first frames of each path go onto the application's images; own-target frames of
                 // the same path, in both slots, come between the rounds.)
                 for (int k = 0; k < 2 && round == 1; ++k)
-                    ASSERT_TRUE(lent->draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, path).ok()) << where;
+                    ASSERT_TRUE(lent.draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, path).ok()) << where;
                 // (In the other order the second time, so that each frame slot draws onto the other image.)
                 AppImage* const order[2] = {round == 0 ? big.get() : little.get(),
                                             round == 0 ? little.get() : big.get()};
@@ -145,8 +126,8 @@ TEST(RendererOnHostDevice, frames_onto_application_images_and_into_its_own_targe
                     const bool is_big = image == big.get();
                     image->fill(two_backgrounds(is_big ? k_width : small, is_big ? k_height : small),
                                 VK_IMAGE_LAYOUT_GENERAL);
-                    Result<FrameStats> drawn = lent->draw_onto(image->target(VK_IMAGE_LAYOUT_GENERAL), crowd,
-                                                               is_big ? scenes.crowd_camera : small_camera, path);
+                    Result<FrameStats> drawn = lent.draw_onto(image->target(VK_IMAGE_LAYOUT_GENERAL), crowd,
+                                                              is_big ? scenes.crowd_camera : small_camera, path);
                     ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
                 }
                 EXPECT_EQ(pixels_differing(big->straight_pixels(VK_IMAGE_LAYOUT_GENERAL), expected_big), 0u)
@@ -155,10 +136,10 @@ TEST(RendererOnHostDevice, frames_onto_application_images_and_into_its_own_targe
                     << where << ", round " << round;
             }
             // The own target still holds the draw() frame.
-            Result<Image> kept = lent->read_back();
+            Result<Image> kept = lent.read_back();
             ASSERT_TRUE(kept.ok()) << where << ": " << kept.error().message();
             EXPECT_EQ(pixels_differing(kept->rgba, expected_own->rgba), 0u) << where;
-            EXPECT_TRUE(lent->frame_image().ok()) << where;
+            EXPECT_TRUE(lent.frame_image().ok()) << where;
 
             // Ten more frames, not read in between: onto the big image (left in TRANSFER_SRC by its copy out) but
             // frames 6 and 7, into the own target through the gpu path. Once both slots have drawn onto the image,
@@ -171,8 +152,8 @@ TEST(RendererOnHostDevice, frames_onto_application_images_and_into_its_own_targe
                     big->target(VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, frame >= 4 ? renewed : 0);
                 Result<FrameStats> drawn =
                     frame == 6 || frame == 7
-                        ? lent->draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, RenderPath::gpu)
-                        : lent->draw_onto(target, crowd, scenes.crowd_camera, path);
+                        ? lent.draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, RenderPath::gpu)
+                        : lent.draw_onto(target, crowd, scenes.crowd_camera, path);
                 ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
                 writes[frame] = drawn->descriptor_writes;
             }
@@ -182,18 +163,15 @@ TEST(RendererOnHostDevice, frames_onto_application_images_and_into_its_own_targe
                 EXPECT_EQ(writes[4], 1u) << where;
                 EXPECT_EQ(writes[5], 1u) << where;
             }
-            EXPECT_TRUE(lent->finish().ok());
+            EXPECT_TRUE(lent.finish().ok());
             big.reset();
             little.reset();
-            ASSERT_TRUE(lent->draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, path).ok()) << where;
-            Result<Image> back = lent->read_back();
+            ASSERT_TRUE(lent.draw(crowd, scenes.crowd_camera, k_width, k_height, k_left, path).ok()) << where;
+            Result<Image> back = lent.read_back();
             ASSERT_TRUE(back.ok()) << where << ": " << back.error().message();
             EXPECT_EQ(pixels_differing(back->rgba, expected_own->rgba), 0u) << where;
         }
-    }
-    expect_no_validation_messages(*own);
-    host->destroy_device();
-    expect_no_host_messages(*host);
+    });
 }
 
 // A BGRA8 UNORM image (as swapchains often are) takes the same colours in another byte order: on every path (the
@@ -205,24 +183,16 @@ TEST(RendererOnHostDevice, frames_onto_application_images_and_into_its_own_targe
 // image may be 1/255 off, none more; the tile path blends in its shader, and on a hardware driver the two must be
 // equal.)
 TEST(RendererOnHostDevice, draws_onto_a_bgra_image_the_colours_it_draws_onto_an_rgba_one) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(own);
-    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
-    ASSERT_TRUE(host);
-    {
-        std::unique_ptr<Renderer> lent = renderer_on(*host);
-        ASSERT_TRUE(lent);
-        Scenes scenes;
-        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
+    on_lent_device([](Renderer& own, HostVulkan& host, Renderer& lent, Scenes& scenes) {
         std::uint64_t generation = 0;
         for (RenderPath path : {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex, RenderPath::gpu_tiles}) {
             const std::string where = "path " + std::to_string(static_cast<int>(path));
             if (path == RenderPath::gpu_tiles) {
                 // (Only where the device reads and writes BGRA8 storage images without a format: the next test.)
-                AppImage probe(host->lent, 16, 16, ++generation, path, VK_FORMAT_B8G8R8A8_UNORM);
+                AppImage probe(host.lent, 16, 16, ++generation, path, VK_FORMAT_B8G8R8A8_UNORM);
                 probe.fill(two_backgrounds(16, 16), VK_IMAGE_LAYOUT_GENERAL);
-                Result<FrameStats> drawn = lent->draw_onto(probe.target(VK_IMAGE_LAYOUT_GENERAL), {}, Camera2D{}, path);
-                ASSERT_TRUE(lent->finish().ok());
+                Result<FrameStats> drawn = lent.draw_onto(probe.target(VK_IMAGE_LAYOUT_GENERAL), {}, Camera2D{}, path);
+                ASSERT_TRUE(lent.finish().ok());
                 if (!drawn) {
                     std::printf("(the tile path: skipped, %s)\n", drawn.error().message().c_str());
                     continue;
@@ -231,49 +201,45 @@ TEST(RendererOnHostDevice, draws_onto_a_bgra_image_the_colours_it_draws_onto_an_
             // (A storage image, not a colour attachment, on the tile path: not in COLOR_ATTACHMENT_OPTIMAL.)
             const VkImageLayout layout = path == RenderPath::gpu_tiles ? VK_IMAGE_LAYOUT_GENERAL
                                                                        : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-            AppImage bgra(host->lent, k_width, k_height, ++generation, path, VK_FORMAT_B8G8R8A8_UNORM);
-            AppImage rgba(host->lent, k_width, k_height, ++generation, path);
+            AppImage bgra(host.lent, k_width, k_height, ++generation, path, VK_FORMAT_B8G8R8A8_UNORM);
+            AppImage rgba(host.lent, k_width, k_height, ++generation, path);
             const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
             const std::vector<std::uint8_t> expected =
-                drawn_over_two_backgrounds(*own, crowd, scenes.crowd_camera, k_width, k_height, path);
+                drawn_over_two_backgrounds(own, crowd, scenes.crowd_camera, k_width, k_height, path);
             ASSERT_FALSE(expected.empty()) << where;
             const std::vector<std::uint8_t> none =
-                drawn_over_two_backgrounds(*own, {}, scenes.crowd_camera, k_width, k_height, path);
+                drawn_over_two_backgrounds(own, {}, scenes.crowd_camera, k_width, k_height, path);
             const auto expect_bgra_drawn_as = [&](const std::vector<std::uint8_t>& seen, const std::string& at) {
                 EXPECT_GT(pixels_differing(seen, none), 1000u) << at << ": the characters cover too little to tell";
                 EXPECT_EQ(pixels_off_by_more_than(seen, expected, 1), 0u) << at;
-                if (!own->software_device() || path == RenderPath::gpu_tiles) {
+                if (!own.software_device() || path == RenderPath::gpu_tiles) {
                     EXPECT_EQ(pixels_differing(seen, expected), 0u) << at;
                 }
             };
             for (int round = 0; round < 2; ++round) {
                 for (AppImage* image : {round == 0 ? &bgra : &rgba, round == 0 ? &rgba : &bgra}) {
                     image->fill(two_backgrounds(k_width, k_height), layout);
-                    Result<FrameStats> drawn =
-                        lent->draw_onto(image->target(layout), crowd, scenes.crowd_camera, path);
+                    Result<FrameStats> drawn = lent.draw_onto(image->target(layout), crowd, scenes.crowd_camera, path);
                     ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
                 }
                 const OntoCase c{path, 0, layout, where + ", round " + std::to_string(round)};
                 expect_bgra_drawn_as(bgra.straight_pixels(c.layout), c.where);
-                expect_drawn_as(rgba.straight_pixels(c.layout), expected, *own, scenes.crowd_camera, c);
+                expect_drawn_as(rgba.straight_pixels(c.layout), expected, own, scenes.crowd_camera, c);
             }
             // Recorded into the application's command buffer.
-            AppCommands commands(host->lent, 1);
+            AppCommands commands(host.lent, 1);
             VkCommandBuffer cb = commands.begin(0);
             bgra.record_fill(cb, two_backgrounds(k_width, k_height), VK_IMAGE_LAYOUT_GENERAL);
             Result<RecordedFrame> recorded =
-                lent->record_onto(cb, bgra.target(VK_IMAGE_LAYOUT_GENERAL), crowd, scenes.crowd_camera, path);
+                lent.record_onto(cb, bgra.target(VK_IMAGE_LAYOUT_GENERAL), crowd, scenes.crowd_camera, path);
             ASSERT_TRUE(recorded.ok()) << where << ": " << recorded.error().message();
             bgra.record_copy_out(cb, VK_IMAGE_LAYOUT_GENERAL);
             commands.submit(0, *recorded);
             commands.wait(0);
             expect_bgra_drawn_as(bgra.copied_out(), where + ", recorded");
-            ASSERT_TRUE(lent->finish().ok());
+            ASSERT_TRUE(lent.finish().ok());
         }
-    }
-    expect_no_validation_messages(*own);
-    host->destroy_device();
-    expect_no_host_messages(*host);
+    });
 }
 
 // What cannot be drawn onto is refused, naming the fault: any image on a renderer with its own device; on the

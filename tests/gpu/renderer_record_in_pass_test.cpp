@@ -63,11 +63,8 @@ std::vector<PassCase> pass_cases() {
                                  {RenderPath::cpu, 0, bgra, false, false, {0, 0}, 0, true},
                                  {RenderPath::gpu_vertex, 0, rgba, true, false, {24, 16}, 0, true}};
     for (PassCase& c : out)
-        c.where = "path " + std::to_string(static_cast<int>(c.path)) + ", scene " + std::to_string(c.scene) +
-                  ", format " + std::to_string(c.format) + (c.depth ? ", depth" : "") +
-                  (c.dynamic ? ", dynamic rendering" : "") + ", area at (" +
-                  std::to_string(c.offset.x) + ", " + std::to_string(c.offset.y) + ")" +
-                  (c.left != 0 ? ", characters across its edge" : "") + (c.second_subpass ? ", subpass 1" : "");
+        c.where = pass_case_words(c.path, c.scene, c.format, c.depth, c.dynamic, c.offset, c.second_subpass) +
+                  (c.left != 0 ? ", characters across the area's edge" : "");
     return out;
 }
 
@@ -82,19 +79,11 @@ std::vector<PassCase> pass_cases() {
 // known once finished. The validation layer, synchronization validation included, reports nothing on either device, nor
 // anything left on the application's.
 TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_a_renderer_draws_over_its_background) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(own);
-    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
-    ASSERT_TRUE(host);
-    {
-        std::unique_ptr<Renderer> lent = renderer_on(*host);
-        ASSERT_TRUE(lent);
-        Scenes scenes;
-        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
-        AppCommands commands(host->lent, 1);
+    on_lent_device([](Renderer& own, HostVulkan& host, Renderer& lent, Scenes& scenes) {
+        AppCommands commands(host.lent, 1);
         std::uint64_t generation = 0, value = 0;
         for (const PassCase& c : pass_cases()) {
-            if (c.dynamic && !host->lent.dynamic_rendering) {
+            if (c.dynamic && !host.lent.dynamic_rendering) {
                 std::printf("(%s: skipped, the device has no dynamic rendering)\n", c.where.c_str());
                 continue;
             }
@@ -102,19 +91,19 @@ TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_
             Camera2D camera = scenes.camera(c.scene);
             camera.ox -= c.left;
             const VkRect2D area{c.offset, {k_width, k_height}};
-            const std::vector<std::uint8_t> drawn = drawn_in_area(*own, characters, camera, c.offset, c.path);
-            const std::vector<std::uint8_t> none = drawn_in_area(*own, {}, camera, c.offset, c.path);
+            const std::vector<std::uint8_t> drawn = drawn_in_area(own, characters, camera, c.offset, c.path);
+            const std::vector<std::uint8_t> none = drawn_in_area(own, {}, camera, c.offset, c.path);
             ASSERT_FALSE(drawn.empty() || none.empty()) << c.where;
             const std::vector<std::uint8_t> expected = composed(drawn, area);
             // (Enough drawn to tell, under the box too: the box must hide characters, not background.)
             EXPECT_GT(pixels_differing(expected, composed(none, area)), 1000u) << c.where;
             EXPECT_GT(pixels_differing_in(drawn, none, box_in({{0, 0}, {k_width, k_height}})), 100u) << c.where;
 
-            AppImage image(host->lent, k_image_width, k_image_height, ++generation, c.path, c.format);
-            AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), c.depth,
+            AppImage image(host.lent, k_image_width, k_image_height, ++generation, c.path, c.format);
+            AppRenderPass pass(host.lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), c.depth,
                                VK_SAMPLE_COUNT_1_BIT, c.dynamic, c.second_subpass);
             RecordedFrame recorded;
-            ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, characters, camera, c.path,
+            ASSERT_TRUE(record_pass_frame(lent, commands.begin(0), pass, image, area, characters, camera, c.path,
                                           recorded))
                 << c.where;
             commands.submit(0, recorded);
@@ -122,23 +111,20 @@ TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_
             EXPECT_EQ(recorded.stats.characters, characters.size()) << c.where;
             commands.wait(0);
             const std::vector<std::uint8_t> seen = image.copied_out();
-            if (own->software_device() && c.format == VK_FORMAT_B8G8R8A8_UNORM) {
+            if (own.software_device() && c.format == VK_FORMAT_B8G8R8A8_UNORM) {
                 EXPECT_EQ(pixels_off_by_more_than(seen, expected, 1), 0u) << c.where;
             } else {
                 EXPECT_EQ(pixels_differing(seen, expected), 0u) << c.where;
             }
-            Result<FrameStats> done = lent->finish();
+            Result<FrameStats> done = lent.finish();
             ASSERT_TRUE(done.ok()) << c.where << ": " << done.error().message();
             EXPECT_EQ(done->frame, recorded.stats.frame) << c.where;
             EXPECT_GE(done->gpu_ms, 0.0) << c.where;
-            if (host->lent.features.pipelineStatisticsQuery) {
+            if (host.lent.features.pipelineStatisticsQuery) {
                 EXPECT_GT(done->fragments, 0u) << c.where;
             }
         }
-    }
-    expect_no_validation_messages(*own);
-    host->destroy_device();  // (the validation layer reports what the renderer left on it)
-    expect_no_host_messages(*host);
+    });
 }
 
 // record_in_pass draws only the frame that record_for_pass prepared in the same command buffer, once: not before one
@@ -146,26 +132,18 @@ TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_
 // draw leaves the application's pass as it drew it, and the frame still signals its value (its skinning's GPU time
 // known, not the frame's); the frame drawn after it is drawn whole. A wait for it that fails does not drop it.
 TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_once) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(own);
-    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
-    ASSERT_TRUE(host);
-    {
-        std::unique_ptr<Renderer> lent = renderer_on(*host);
-        ASSERT_TRUE(lent);
-        Scenes scenes;
-        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
+    on_lent_device([](Renderer& /*own*/, HostVulkan& host, Renderer& lent, Scenes& scenes) {
         const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
         const Camera2D& camera = scenes.crowd_camera;
         const RenderPath path = RenderPath::gpu;
         const VkRect2D area{{8, 8}, {k_width, k_height}};
-        AppImage dropped_image(host->lent, k_image_width, k_image_height, 1, path);
-        AppImage drawn_image(host->lent, k_image_width, k_image_height, 2, path);
-        AppRenderPass dropped_pass(host->lent, dropped_image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
-        AppRenderPass drawn_pass(host->lent, drawn_image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
-        AppCommands commands(host->lent, 2);
+        AppImage dropped_image(host.lent, k_image_width, k_image_height, 1, path);
+        AppImage drawn_image(host.lent, k_image_width, k_image_height, 2, path);
+        AppRenderPass dropped_pass(host.lent, dropped_image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
+        AppRenderPass drawn_pass(host.lent, drawn_image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
+        AppCommands commands(host.lent, 2);
         const auto refusal = [&](VkCommandBuffer cb) {
-            Result<void> r = lent->record_in_pass(cb);
+            Result<void> r = lent.record_in_pass(cb);
             return r ? std::string("recorded") : r.error().message();
         };
         VkCommandBuffer first = commands.begin(0), second = commands.begin(1);
@@ -173,10 +151,10 @@ TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_o
             << refusal(first);
         EXPECT_NE(refusal(VK_NULL_HANDLE).find("VK_NULL_HANDLE"), std::string::npos);
         // The first frame, prepared in `first`, dropped by the second, prepared in `second`.
-        Result<RecordedFrame> dropped = lent->record_for_pass(first, dropped_pass.host_pass(area), crowd, camera, path);
+        Result<RecordedFrame> dropped = lent.record_for_pass(first, dropped_pass.host_pass(area), crowd, camera, path);
         ASSERT_TRUE(dropped.ok()) << dropped.error().message();
         EXPECT_NE(refusal(second).find("prepared in another command buffer"), std::string::npos) << refusal(second);
-        Result<RecordedFrame> drawn = lent->record_for_pass(second, drawn_pass.host_pass(area), crowd, camera, path);
+        Result<RecordedFrame> drawn = lent.record_for_pass(second, drawn_pass.host_pass(area), crowd, camera, path);
         ASSERT_TRUE(drawn.ok()) << drawn.error().message();
         dropped_pass.begin(first, k_outside);
         EXPECT_NE(refusal(first).find("prepared in another command buffer"), std::string::npos) << refusal(first);
@@ -189,7 +167,7 @@ TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_o
         drawn_image.record_copy_out(second, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         commands.submit(0, *dropped);
         commands.submit(1, *drawn);
-        Result<FrameStats> done = lent->finish();
+        Result<FrameStats> done = lent.finish();
         ASSERT_TRUE(done.ok()) << done.error().message();
         EXPECT_EQ(done->frame, drawn->stats.frame);
         EXPECT_GE(done->gpu_ms, 0.0);
@@ -201,10 +179,10 @@ TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_o
         EXPECT_GT(pixels_differing(drawn_image.copied_out(), clear), 1000u);
         // A frame whose draw was dropped by a wait for it: finish, with its command buffer submitted unfinished.
         VkCommandBuffer third = commands.begin(0);
-        Result<RecordedFrame> waited = lent->record_for_pass(third, drawn_pass.host_pass(area), crowd, camera, path);
+        Result<RecordedFrame> waited = lent.record_for_pass(third, drawn_pass.host_pass(area), crowd, camera, path);
         ASSERT_TRUE(waited.ok()) << waited.error().message();
         commands.submit(0, *waited);
-        done = lent->finish();
+        done = lent.finish();
         ASSERT_TRUE(done.ok()) << done.error().message();
         EXPECT_LT(done->gpu_ms, 0.0);  // (its draw and last timestamp never recorded: unknown)
         EXPECT_GE(done->skin_ms, 0.0);  // (its skinning's stamps were written)
@@ -214,25 +192,22 @@ TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_o
         // A wait for the frame that fails (finish, before the frame's submission, gives up after the diagnostic
         // timeout) keeps its draw: recorded after, then submitted, it is drawn.
         VkCommandBuffer fourth = commands.begin(0);
-        Result<RecordedFrame> kept = lent->record_for_pass(fourth, drawn_pass.host_pass(area), crowd, camera, path);
+        Result<RecordedFrame> kept = lent.record_for_pass(fourth, drawn_pass.host_pass(area), crowd, camera, path);
         ASSERT_TRUE(kept.ok()) << kept.error().message();
         setenv("SPINEGPU_DIAGNOSE_SIGNAL_TIMEOUT_MS", "300", 1);
-        EXPECT_FALSE(lent->finish().ok());
+        EXPECT_FALSE(lent.finish().ok());
         unsetenv("SPINEGPU_DIAGNOSE_SIGNAL_TIMEOUT_MS");
         drawn_pass.begin(fourth, k_outside);
         EXPECT_EQ(refusal(fourth), "recorded");
         drawn_pass.end(fourth);
         drawn_image.record_copy_out(fourth, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         commands.submit(0, *kept);
-        done = lent->finish();
+        done = lent.finish();
         ASSERT_TRUE(done.ok()) << done.error().message();
         EXPECT_GE(done->gpu_ms, 0.0);
         commands.wait(0);
         EXPECT_GT(pixels_differing(drawn_image.copied_out(), clear), 1000u);
-    }
-    expect_no_validation_messages(*own);
-    host->destroy_device();
-    expect_no_host_messages(*host);
+    });
 }
 
 // What cannot be drawn in the application's pass is refused, naming why: a renderer with its own device, the tile
@@ -351,33 +326,25 @@ bool near_an_edge(const std::vector<std::uint8_t>& pixels, std::uint32_t width, 
 // samples see different triangles, may differ. So: every pixel more than 2/255 off the single-sampled frame lies
 // within one pixel of an edge of that frame, and some do (the edges are smoothed).
 TEST(RendererRecordInPass, draws_multisampled_in_a_multisampled_pass) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(own);
-    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
-    ASSERT_TRUE(host);
-    {
-        std::unique_ptr<Renderer> lent = renderer_on(*host);
-        ASSERT_TRUE(lent);
-        Scenes scenes;
-        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
-        AppCommands commands(host->lent, 1);
+    on_lent_device([](Renderer& own, HostVulkan& host, Renderer& lent, Scenes& scenes) {
+        AppCommands commands(host.lent, 1);
         std::uint64_t generation = 0;
         const RenderPath paths[] = {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex};
         for (int k = 0; k < 6; ++k) {  // (each path in a render pass, then with dynamic rendering)
             const RenderPath path = paths[k % 3];
             const bool dynamic = k >= 3;
             const VkRect2D area{dynamic ? VkOffset2D{13, 7} : VkOffset2D{0, 0}, {k_width, k_height}};
-            if (dynamic && !host->lent.dynamic_rendering) continue;  // (the device has no dynamic rendering)
+            if (dynamic && !host.lent.dynamic_rendering) continue;  // (the device has no dynamic rendering)
             const std::string where = "path " + std::to_string(static_cast<int>(path)) +
                                       (dynamic ? ", dynamic rendering" : ", render pass");
             const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
             const std::vector<std::uint8_t> single =
-                composed(drawn_in_area(*own, crowd, scenes.crowd_camera, area.offset, path), area);
-            AppImage image(host->lent, k_image_width, k_image_height, ++generation, path);
-            AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), true,
+                composed(drawn_in_area(own, crowd, scenes.crowd_camera, area.offset, path), area);
+            AppImage image(host.lent, k_image_width, k_image_height, ++generation, path);
+            AppRenderPass pass(host.lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), true,
                                VK_SAMPLE_COUNT_4_BIT, dynamic);
             RecordedFrame recorded;
-            ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, crowd, scenes.crowd_camera,
+            ASSERT_TRUE(record_pass_frame(lent, commands.begin(0), pass, image, area, crowd, scenes.crowd_camera,
                                           path, recorded))
                 << where;
             commands.submit(0, recorded);
@@ -395,12 +362,9 @@ TEST(RendererRecordInPass, draws_multisampled_in_a_multisampled_pass) {
                 }
             EXPECT_EQ(off_inside, 0u) << where << ": pixels off the single-sampled frame away from its edges";
             EXPECT_GT(off, 100u) << where << ": no edge smoothed";
-            ASSERT_TRUE(lent->finish().ok()) << where;
+            ASSERT_TRUE(lent.finish().ok()) << where;
         }
-    }
-    expect_no_validation_messages(*own);
-    host->destroy_device();
-    expect_no_host_messages(*host);
+    });
 }
 
 // The pipelines of the subpasses last drawn in are kept, the least recently used past eight retired, and destroyed

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -55,12 +54,9 @@ std::vector<SecondaryCase> secondary_cases() {
                                       {RenderPath::gpu, 1, rgba, true, false, one, {13, 7}, true, true},
                                       {RenderPath::gpu_vertex, 0, bgra, false, false, one, {0, 0}, false, true}};
     for (SecondaryCase& c : out)
-        c.where = "path " + std::to_string(static_cast<int>(c.path)) + ", scene " + std::to_string(c.scene) +
-                  ", format " + std::to_string(c.format) + (c.depth ? ", depth" : "") +
-                  (c.dynamic ? ", dynamic rendering" : "") + ", " + std::to_string(c.samples) + " sample(s)" +
-                  ", area at (" + std::to_string(c.offset.x) + ", " + std::to_string(c.offset.y) + ")" +
-                  (c.apart ? ", each draw in its own secondary" : ", one secondary") +
-                  (c.second_subpass ? ", subpass 1" : "");
+        c.where = pass_case_words(c.path, c.scene, c.format, c.depth, c.dynamic, c.offset, c.second_subpass) + ", " +
+                  std::to_string(c.samples) + " sample(s)" +
+                  (c.apart ? ", each draw in its own secondary" : ", one secondary");
     return out;
 }
 
@@ -73,37 +69,29 @@ std::vector<SecondaryCase> secondary_cases() {
 // samples, the inline frame itself. The secondary's own query and timestamp count the draw: its GPU time and fragments
 // are known once finished. Validation reports nothing.
 TEST(RendererRecordInSecondary, draws_from_a_secondary_command_buffer_what_it_draws_inline) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(own);
-    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
-    ASSERT_TRUE(host);
-    {
-        std::unique_ptr<Renderer> lent = renderer_on(*host);
-        ASSERT_TRUE(lent);
-        Scenes scenes;
-        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
-        AppCommands commands(host->lent, 1, 3);
+    on_lent_device([](Renderer& own, HostVulkan& host, Renderer& lent, Scenes& scenes) {
+        AppCommands commands(host.lent, 1, 3);
         const VkCommandBuffer secondaries[3] = {commands.secondary(0), commands.secondary(1), commands.secondary(2)};
         std::uint64_t generation = 0;
         for (const SecondaryCase& c : secondary_cases()) {
-            if (c.dynamic && !host->lent.dynamic_rendering) {
+            if (c.dynamic && !host.lent.dynamic_rendering) {
                 std::printf("(%s: skipped, the device has no dynamic rendering)\n", c.where.c_str());
                 continue;
             }
             const std::span<const CharacterDraw> characters = scenes.characters(c.scene);
             const Camera2D camera = scenes.camera(c.scene);
             const VkRect2D area{c.offset, {k_width, k_height}};
-            AppImage image(host->lent, k_image_width, k_image_height, ++generation, c.path, c.format);
-            AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), c.depth, c.samples,
+            AppImage image(host.lent, k_image_width, k_image_height, ++generation, c.path, c.format);
+            AppRenderPass pass(host.lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), c.depth, c.samples,
                                c.dynamic, c.second_subpass);
             RecordedFrame recorded;
-            ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, characters, camera, c.path,
+            ASSERT_TRUE(record_pass_frame(lent, commands.begin(0), pass, image, area, characters, camera, c.path,
                                           recorded))
                 << c.where;
             commands.submit(0, recorded);
             commands.wait(0);
             const std::vector<std::uint8_t> inline_drawn = image.copied_out();
-            ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, characters, camera, c.path,
+            ASSERT_TRUE(record_pass_frame(lent, commands.begin(0), pass, image, area, characters, camera, c.path,
                                           recorded, std::span(secondaries, c.apart ? 3 : 1)))
                 << c.where;
             commands.submit(0, recorded);
@@ -112,29 +100,26 @@ TEST(RendererRecordInSecondary, draws_from_a_secondary_command_buffer_what_it_dr
             EXPECT_EQ(pixels_differing(seen, inline_drawn), 0u) << c.where;
             if (c.samples == VK_SAMPLE_COUNT_1_BIT) {
                 const std::vector<std::uint8_t> expected =
-                    composed(drawn_in_area(*own, characters, camera, c.offset, c.path), area);
-                if (own->software_device() && c.format == VK_FORMAT_B8G8R8A8_UNORM) {
+                    composed(drawn_in_area(own, characters, camera, c.offset, c.path), area);
+                if (own.software_device() && c.format == VK_FORMAT_B8G8R8A8_UNORM) {
                     EXPECT_EQ(pixels_off_by_more_than(seen, expected, 1), 0u) << c.where;
                 } else {
                     EXPECT_EQ(pixels_differing(seen, expected), 0u) << c.where;
                 }
             }
             // (Enough drawn to tell: the characters are there.)
-            const std::vector<std::uint8_t> none = composed(drawn_in_area(*own, {}, camera, c.offset, c.path), area);
+            const std::vector<std::uint8_t> none = composed(drawn_in_area(own, {}, camera, c.offset, c.path), area);
             EXPECT_GT(pixels_differing(seen, none), 1000u) << c.where;
-            Result<FrameStats> done = lent->finish();
+            Result<FrameStats> done = lent.finish();
             ASSERT_TRUE(done.ok()) << c.where << ": " << done.error().message();
             EXPECT_EQ(done->frame, recorded.stats.frame) << c.where;
             EXPECT_GE(done->gpu_ms, done->skin_ms) << c.where;  // (the last stamp read, after the skinning's)
             EXPECT_GE(done->skin_ms, 0.0) << c.where;
-            if (host->lent.features.pipelineStatisticsQuery) {
+            if (host.lent.features.pipelineStatisticsQuery) {
                 EXPECT_GT(done->fragments, 0u) << c.where;
             }
         }
-    }
-    expect_no_validation_messages(*own);
-    host->destroy_device();
-    expect_no_host_messages(*host);
+    });
 }
 
 // record_in_secondary draws only a frame that record_for_pass prepared, once, and not into the command buffer
@@ -145,46 +130,38 @@ TEST(RendererRecordInSecondary, draws_from_a_secondary_command_buffer_what_it_dr
 // drawn inline after it in the first frame's slot. (lavapipe returns from a wait for a query never written, so only a
 // hardware driver would show a wait that hangs; skin_ms unknown shows the reads failing here.)
 TEST(RendererRecordInSecondary, draws_only_a_prepared_frame_once_and_a_secondary_never_executed_leaves_it_unknown) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(own);
-    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
-    ASSERT_TRUE(host);
-    {
-        std::unique_ptr<Renderer> lent = renderer_on(*host);
-        ASSERT_TRUE(lent);
-        Scenes scenes;
-        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
+    on_lent_device([](Renderer& own, HostVulkan& host, Renderer& lent, Scenes& scenes) {
         const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
         const Camera2D& camera = scenes.crowd_camera;
         const RenderPath path = RenderPath::gpu;
         const VkRect2D area{{8, 8}, {k_width, k_height}};
-        AppImage image(host->lent, k_image_width, k_image_height, 1, path);
-        AppRenderPass pass(host->lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
-        AppCommands commands(host->lent, 1, 1);
+        AppImage image(host.lent, k_image_width, k_image_height, 1, path);
+        AppRenderPass pass(host.lent, image.target(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL), false);
+        AppCommands commands(host.lent, 1, 1);
         VkCommandBuffer secondary = commands.secondary(0);
         const auto refusal = [&](Result<void> r) { return r ? std::string("recorded") : r.error().message(); };
         VkCommandBuffer cb = commands.begin(0);
         pass.begin_secondary(secondary);
-        EXPECT_NE(refusal(lent->record_in_secondary(secondary)).find("record_in_secondary: no frame awaits its draw"),
+        EXPECT_NE(refusal(lent.record_in_secondary(secondary)).find("record_in_secondary: no frame awaits its draw"),
                   std::string::npos);
-        EXPECT_NE(refusal(lent->record_in_secondary(VK_NULL_HANDLE)).find("VK_NULL_HANDLE"), std::string::npos);
-        Result<RecordedFrame> unexecuted = lent->record_for_pass(cb, pass.host_pass(area), crowd, camera, path);
+        EXPECT_NE(refusal(lent.record_in_secondary(VK_NULL_HANDLE)).find("VK_NULL_HANDLE"), std::string::npos);
+        Result<RecordedFrame> unexecuted = lent.record_for_pass(cb, pass.host_pass(area), crowd, camera, path);
         ASSERT_TRUE(unexecuted.ok()) << unexecuted.error().message();
-        EXPECT_NE(refusal(lent->record_in_secondary(cb)).find("that is the command buffer record_for_pass recorded "
-                                                              "into, not a secondary one"),
+        EXPECT_NE(refusal(lent.record_in_secondary(cb)).find("that is the command buffer record_for_pass recorded "
+                                                             "into, not a secondary one"),
                   std::string::npos)
-            << refusal(lent->record_in_secondary(cb));
-        EXPECT_NE(refusal(lent->record_in_pass(secondary)).find("prepared in another command buffer"),
+            << refusal(lent.record_in_secondary(cb));
+        EXPECT_NE(refusal(lent.record_in_pass(secondary)).find("prepared in another command buffer"),
                   std::string::npos);
-        EXPECT_EQ(refusal(lent->record_in_secondary(secondary)), "recorded");
-        EXPECT_NE(refusal(lent->record_in_secondary(secondary)).find("no frame awaits its draw"), std::string::npos);
+        EXPECT_EQ(refusal(lent.record_in_secondary(secondary)), "recorded");
+        EXPECT_NE(refusal(lent.record_in_secondary(secondary)).find("no frame awaits its draw"), std::string::npos);
         vkEndCommandBuffer(secondary);
         // The pass, its contents secondary command buffers, executes none: the characters' draw never runs.
         pass.begin(cb, k_outside, true);
         pass.end(cb);
         image.record_copy_out(cb, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         commands.submit(0, *unexecuted);
-        Result<FrameStats> done = lent->finish();
+        Result<FrameStats> done = lent.finish();
         ASSERT_TRUE(done.ok()) << done.error().message();
         EXPECT_EQ(done->frame, unexecuted->stats.frame);
         EXPECT_LT(done->gpu_ms, 0.0);
@@ -196,31 +173,27 @@ TEST(RendererRecordInSecondary, draws_only_a_prepared_frame_once_and_a_secondary
         EXPECT_EQ(pixels_differing(image.copied_out(), clear), 0u);
         // The next frame, its secondary executed, then one inline in the slot whose secondary never ran: each drawn,
         // its GPU time and fragments known.
-        const std::vector<std::uint8_t> expected =
-            composed(drawn_in_area(*own, crowd, camera, area.offset, path), area);
+        const std::vector<std::uint8_t> expected = composed(drawn_in_area(own, crowd, camera, area.offset, path), area);
         const VkCommandBuffer* const one = &secondary;
         for (const std::span<const VkCommandBuffer> secondaries : {std::span(one, 1), std::span(one, 0)}) {
             const char* const how = secondaries.empty() ? "inline" : "in the secondary";
             RecordedFrame drawn;
-            ASSERT_TRUE(record_pass_frame(*lent, commands.begin(0), pass, image, area, crowd, camera, path, drawn,
+            ASSERT_TRUE(record_pass_frame(lent, commands.begin(0), pass, image, area, crowd, camera, path, drawn,
                                           secondaries))
                 << how;
             commands.submit(0, drawn);
-            done = lent->finish();
+            done = lent.finish();
             ASSERT_TRUE(done.ok()) << how << ": " << done.error().message();
             EXPECT_EQ(done->frame, drawn.stats.frame) << how;
             EXPECT_GE(done->gpu_ms, done->skin_ms) << how;
             EXPECT_GE(done->skin_ms, 0.0) << how;
-            if (host->lent.features.pipelineStatisticsQuery) {
+            if (host.lent.features.pipelineStatisticsQuery) {
                 EXPECT_GT(done->fragments, 0u) << how;
             }
             commands.wait(0);
             EXPECT_EQ(pixels_differing(image.copied_out(), expected), 0u) << how;
         }
-    }
-    expect_no_validation_messages(*own);
-    host->destroy_device();
-    expect_no_host_messages(*host);
+    });
 }
 
 }  // namespace

@@ -35,29 +35,21 @@ using namespace spinegpu::gpu;
 // time is known once waited for. The validation layer (synchronization validation included) reports nothing on
 // either device, nor anything left on the application's.
 TEST(RendererRecordOnto, records_into_the_application_command_buffer_what_a_renderer_draws_over_its_background) {
-    SPINEGPU_REQUIRE_EXAMPLES();
-    SPINEGPU_REQUIRE_RENDERER(own);
-    std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
-    ASSERT_TRUE(host);
-    {
-        std::unique_ptr<Renderer> lent = renderer_on(*host);
-        ASSERT_TRUE(lent);
-        Scenes scenes;
-        ASSERT_TRUE(load_scenes(*own, *lent, scenes));
-        AppCommands commands(host->lent, 1);
+    on_lent_device([](Renderer& own, HostVulkan& host, Renderer& lent, Scenes& scenes) {
+        AppCommands commands(host.lent, 1);
         std::uint64_t generation = 0, value = 0;
         VkSemaphore semaphore = VK_NULL_HANDLE;
         std::unique_ptr<AppImage> image;  // (one per path)
         for (const OntoCase& c : onto_cases()) {
             const std::span<const CharacterDraw> characters = scenes.characters(c.scene);
             const Camera2D& camera = scenes.camera(c.scene);
-            if (c.scene == 0) image = std::make_unique<AppImage>(host->lent, k_width, k_height, ++generation, c.path);
+            if (c.scene == 0) image = std::make_unique<AppImage>(host.lent, k_width, k_height, ++generation, c.path);
             const std::vector<std::uint8_t> expected =
-                drawn_over_two_backgrounds(*own, characters, camera, k_width, k_height, c.path);
+                drawn_over_two_backgrounds(own, characters, camera, k_width, k_height, c.path);
             ASSERT_FALSE(expected.empty()) << c.where;
             VkCommandBuffer cb = commands.begin(0);
             image->record_fill(cb, two_backgrounds(k_width, k_height), c.layout);
-            Result<RecordedFrame> recorded = lent->record_onto(cb, image->target(c.layout), characters, camera, c.path);
+            Result<RecordedFrame> recorded = lent.record_onto(cb, image->target(c.layout), characters, camera, c.path);
             ASSERT_TRUE(recorded.ok()) << c.where << ": " << recorded.error().message();
             image->record_copy_out(cb, c.layout);
             commands.submit(0, *recorded);
@@ -66,16 +58,13 @@ TEST(RendererRecordOnto, records_into_the_application_command_buffer_what_a_rend
             EXPECT_EQ(recorded->semaphore, semaphore) << c.where;
             EXPECT_EQ(recorded->stats.characters, characters.size()) << c.where;
             commands.wait(0);
-            expect_drawn_as(image->copied_out(), expected, *own, camera, c);
-            Result<FrameStats> done = lent->finish();
+            expect_drawn_as(image->copied_out(), expected, own, camera, c);
+            Result<FrameStats> done = lent.finish();
             ASSERT_TRUE(done.ok()) << c.where << ": " << done.error().message();
             EXPECT_EQ(done->frame, recorded->stats.frame) << c.where;
             EXPECT_GE(done->gpu_ms, 0.0) << c.where;
         }
-    }
-    expect_no_validation_messages(*own);
-    host->destroy_device();  // (the validation layer reports what the renderer left on it)
-    expect_no_host_messages(*host);
+    });
 }
 
 // A frame slot is reused only once the application's submission of its last frame has signalled. Each frame has its
