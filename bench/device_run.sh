@@ -31,8 +31,9 @@
 # closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
 #     clipping leaves pixel centres on a shared edge uncovered.
 # ab: the tile rasterizer of every build carried as .devlib/spinegpu* (spinegpu-base: an earlier one, others:
-#     variants), 8,000 spineboys at 64 px, in turn three times, then each one's time split (SPINEGPU_DIAGNOSE_TILES;
-#     QUICK=1: not split). AB_PATHS=gpu-tiles,gpu,cpu: other paths in the same rows.
+#     variants), 8,000 spineboys at 64 px, in turn three times (AB_ROUNDS: more; the order rotated each round),
+#     then each one's time split (SPINEGPU_DIAGNOSE_TILES; QUICK=1: not split). AB_PATHS=gpu-tiles,gpu,cpu: other
+#     paths in the same rows.
 set -uo pipefail
 what=${1:-all}
 for f in .gl/*.deb; do dpkg -x "$f" /; done
@@ -257,8 +258,10 @@ if [ "$what" = ab ]; then
       | sed "s/\"path\": \"/\"build\": \"$2\", \"path\": \"/"
   }
   builds=$(cd .devlib && ls spinegpu spinegpu-* 2>/dev/null)
-  for round in 1 2 3; do
+  # (AB_ROUNDS rounds, default 3, the builds' order rotated each round: the first of a round is not always the same.)
+  for round in $(seq 1 "${AB_ROUNDS:-3}"); do
     for b in $builds; do ab_bench "$PWD/.devlib/$b" "$b" | tee -a "$out/ab.jsonl"; done
+    builds=$(echo $builds | awk '{for (i = 2; i <= NF; i++) printf "%s ", $i; print $1}')
   done
   if [ -z "${QUICK:-}" ]; then
     for d in 1 2 3; do
