@@ -71,34 +71,19 @@ bool BinaryTimelineReader::curve_timeline(TimelineType type, Index target, int v
 }
 
 bool BinaryTimelineReader::slot_timelines() {
-    std::uint32_t n = 0;
-    set_section("slot timelines");
-    if (!r().count(n, 2, "slot timeline group")) return false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        Index slot = 0;
-        std::uint32_t nn = 0;
-        set_section("slot timelines");
-        if (!r().index(slot, d().slots.size(), "slot", "slots")) return false;
-        set_section("slot \"" + d().slot_names[slot] + '"');
-        if (!r().count(nn, 2, "timeline")) return false;
-        for (std::uint32_t ii = 0; ii < nn; ++ii) {
-            std::size_t at = r().offset();
-            std::uint8_t type = 0;
-            if (!r().byte(type)) return false;
-            bool ok = true;
-            switch (type) {
-            case 0: ok = attachment_timeline(slot); break;
-            case 1: ok = curve_timeline(TimelineType::rgba, slot, 4, true, 1); break;
-            case 2: ok = curve_timeline(TimelineType::rgb, slot, 3, true, 1); break;
-            case 3: ok = curve_timeline(TimelineType::rgba2, slot, 7, true, 1); break;
-            case 4: ok = curve_timeline(TimelineType::rgb2, slot, 6, true, 1); break;
-            case 5: ok = curve_timeline(TimelineType::alpha, slot, 1, true, 1); break;
-            default: return r().fail_here(at, "slot timeline type " + std::to_string(type) + " is not 0..5");
-            }
-            if (!ok) return false;
+    auto label = [&](Index slot) { return "slot \"" + d().slot_names[slot] + '"'; };
+    auto timeline = [&](Index slot, std::uint8_t type, std::size_t at) {
+        switch (type) {
+        case 0: return attachment_timeline(slot);
+        case 1: return curve_timeline(TimelineType::rgba, slot, 4, true, 1);
+        case 2: return curve_timeline(TimelineType::rgb, slot, 3, true, 1);
+        case 3: return curve_timeline(TimelineType::rgba2, slot, 7, true, 1);
+        case 4: return curve_timeline(TimelineType::rgb2, slot, 6, true, 1);
+        case 5: return curve_timeline(TimelineType::alpha, slot, 1, true, 1);
+        default: return r().fail_here(at, "slot timeline type " + std::to_string(type) + " is not 0..5");
         }
-    }
-    return true;
+    };
+    return timeline_groups("slot timelines", {"slot", "slots", d().slots.size()}, label, timeline);
 }
 
 bool BinaryTimelineReader::attachment_timeline(Index slot) {
@@ -119,40 +104,25 @@ bool BinaryTimelineReader::attachment_timeline(Index slot) {
 }
 
 bool BinaryTimelineReader::bone_timelines() {
-    std::uint32_t n = 0;
-    set_section("bone timelines");
-    if (!r().count(n, 2, "bone timeline group")) return false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        Index bone = 0;
-        std::uint32_t nn = 0;
-        set_section("bone timelines");
-        if (!r().index(bone, d().bones.size(), "bone", "bones")) return false;
-        set_section("bone \"" + d().bone_names[bone] + '"');
-        if (!r().count(nn, 2, "timeline")) return false;
-        for (std::uint32_t ii = 0; ii < nn; ++ii) {
-            std::size_t at = r().offset();
-            std::uint8_t type = 0;
-            if (!r().byte(type)) return false;
-            double s = p.scale;
-            bool ok = true;
-            switch (type) {
-            case 0: ok = curve_timeline(TimelineType::rotate, bone, 1, false, 1); break;
-            case 1: ok = curve_timeline(TimelineType::translate, bone, 2, false, s); break;
-            case 2: ok = curve_timeline(TimelineType::translate_x, bone, 1, false, s); break;
-            case 3: ok = curve_timeline(TimelineType::translate_y, bone, 1, false, s); break;
-            case 4: ok = curve_timeline(TimelineType::scale, bone, 2, false, 1); break;
-            case 5: ok = curve_timeline(TimelineType::scale_x, bone, 1, false, 1); break;
-            case 6: ok = curve_timeline(TimelineType::scale_y, bone, 1, false, 1); break;
-            case 7: ok = curve_timeline(TimelineType::shear, bone, 2, false, 1); break;
-            case 8: ok = curve_timeline(TimelineType::shear_x, bone, 1, false, 1); break;
-            case 9: ok = curve_timeline(TimelineType::shear_y, bone, 1, false, 1); break;
-            case 10: ok = inherit_timeline(bone); break;
-            default: return r().fail_here(at, "bone timeline type " + std::to_string(type) + " is not 0..10");
-            }
-            if (!ok) return false;
+    auto label = [&](Index bone) { return "bone \"" + d().bone_names[bone] + '"'; };
+    auto timeline = [&](Index bone, std::uint8_t type, std::size_t at) {
+        double s = p.scale;
+        switch (type) {
+        case 0: return curve_timeline(TimelineType::rotate, bone, 1, false, 1);
+        case 1: return curve_timeline(TimelineType::translate, bone, 2, false, s);
+        case 2: return curve_timeline(TimelineType::translate_x, bone, 1, false, s);
+        case 3: return curve_timeline(TimelineType::translate_y, bone, 1, false, s);
+        case 4: return curve_timeline(TimelineType::scale, bone, 2, false, 1);
+        case 5: return curve_timeline(TimelineType::scale_x, bone, 1, false, 1);
+        case 6: return curve_timeline(TimelineType::scale_y, bone, 1, false, 1);
+        case 7: return curve_timeline(TimelineType::shear, bone, 2, false, 1);
+        case 8: return curve_timeline(TimelineType::shear_x, bone, 1, false, 1);
+        case 9: return curve_timeline(TimelineType::shear_y, bone, 1, false, 1);
+        case 10: return inherit_timeline(bone);
+        default: return r().fail_here(at, "bone timeline type " + std::to_string(type) + " is not 0..10");
         }
-    }
-    return true;
+    };
+    return timeline_groups("bone timelines", {"bone", "bones", d().bones.size()}, label, timeline);
 }
 
 bool BinaryTimelineReader::inherit_timeline(Index bone) {
@@ -254,74 +224,47 @@ bool BinaryTimelineReader::transform_timelines() {
 }
 
 bool BinaryTimelineReader::path_timelines() {
-    std::uint32_t n = 0;
-    set_section("path constraint timelines");
-    if (!r().count(n, 2, "path constraint timeline group")) return false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        Index c = 0;
-        std::uint32_t nn = 0;
-        set_section("path constraint timelines");
-        if (!r().index(c, d().path_constraints.size(), "path constraint", "path constraints")) return false;
-        set_section("path constraint \"" + d().path_names[c] + '"');
-        if (!r().count(nn, 2, "timeline")) return false;
+    auto label = [&](Index c) { return "path constraint \"" + d().path_names[c] + '"'; };
+    auto timeline = [&](Index c, std::uint8_t type, std::size_t at) {
         const PathConstraintData& data = d().path_constraints[static_cast<std::size_t>(c)];
         double position_scale = data.position_mode == PositionMode::fixed ? p.scale : 1;
         bool spacing_scaled = data.spacing_mode == SpacingMode::length || data.spacing_mode == SpacingMode::fixed;
         double spacing_scale = spacing_scaled ? p.scale : 1;
-        for (std::uint32_t ii = 0; ii < nn; ++ii) {
-            std::size_t at = r().offset();
-            std::uint8_t type = 0;
-            if (!r().byte(type)) return false;
-            bool ok = true;
-            switch (type) {
-            case 0: ok = curve_timeline(TimelineType::path_position, c, 1, false, position_scale); break;
-            case 1: ok = curve_timeline(TimelineType::path_spacing, c, 1, false, spacing_scale); break;
-            case 2: ok = curve_timeline(TimelineType::path_mix, c, 3, false, 1); break;
-            default: return r().fail_here(at, "path timeline type " + std::to_string(type) + " is not 0..2");
-            }
-            if (!ok) return false;
+        switch (type) {
+        case 0: return curve_timeline(TimelineType::path_position, c, 1, false, position_scale);
+        case 1: return curve_timeline(TimelineType::path_spacing, c, 1, false, spacing_scale);
+        case 2: return curve_timeline(TimelineType::path_mix, c, 3, false, 1);
+        default: return r().fail_here(at, "path timeline type " + std::to_string(type) + " is not 0..2");
         }
-    }
-    return true;
+    };
+    GroupTargets targets{"path constraint", "path constraints", d().path_constraints.size()};
+    return timeline_groups("path constraint timelines", targets, label, timeline);
 }
 
 bool BinaryTimelineReader::physics_timelines() {
-    std::uint32_t n = 0;
-    set_section("physics constraint timelines");
-    if (!r().count(n, 2, "physics constraint timeline group")) return false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        // Index 0 means every physics constraint, i + 1 the i-th one.
-        Index c = 0;
-        std::uint32_t nn = 0;
-        set_section("physics constraint timelines");
-        if (!r().index(c, d().physics_constraints.size() + 1, "physics constraint", "physics constraints + 1"))
-            return false;
-        c -= 1;
-        set_section(c == k_none ? std::string("all physics constraints")
-                                : "physics constraint \"" + d().physics_names[c] + '"');
-        if (!r().count(nn, 2, "timeline")) return false;
-        for (std::uint32_t ii = 0; ii < nn; ++ii) {
-            std::size_t at = r().offset();
-            std::uint8_t type = 0;
-            if (!r().byte(type)) return false;
-            bool ok = true;
-            switch (type) {
-            case 0: ok = curve_timeline(TimelineType::physics_inertia, c, 1, false, 1); break;
-            case 1: ok = curve_timeline(TimelineType::physics_strength, c, 1, false, 1); break;
-            case 2: ok = curve_timeline(TimelineType::physics_damping, c, 1, false, 1); break;
-            case 4: ok = curve_timeline(TimelineType::physics_mass, c, 1, false, 1); break;
-            case 5: ok = curve_timeline(TimelineType::physics_wind, c, 1, false, 1); break;
-            case 6: ok = curve_timeline(TimelineType::physics_gravity, c, 1, false, 1); break;
-            case 7: ok = curve_timeline(TimelineType::physics_mix, c, 1, false, 1); break;
-            case 8: ok = reset_timeline(c); break;
-            default:
-                return r().fail_here(at, "physics timeline type " + std::to_string(type) +
-                                             " is not one of 0, 1, 2, 4, 5, 6, 7, 8");
-            }
-            if (!ok) return false;
+    // Index 0 means every physics constraint, i + 1 the i-th one.
+    auto label = [&](Index index) {
+        return index == 0 ? std::string("all physics constraints")
+                          : "physics constraint \"" + d().physics_names[index - 1] + '"';
+    };
+    auto timeline = [&](Index index, std::uint8_t type, std::size_t at) {
+        Index c = index - 1;  // k_none for every constraint
+        switch (type) {
+        case 0: return curve_timeline(TimelineType::physics_inertia, c, 1, false, 1);
+        case 1: return curve_timeline(TimelineType::physics_strength, c, 1, false, 1);
+        case 2: return curve_timeline(TimelineType::physics_damping, c, 1, false, 1);
+        case 4: return curve_timeline(TimelineType::physics_mass, c, 1, false, 1);
+        case 5: return curve_timeline(TimelineType::physics_wind, c, 1, false, 1);
+        case 6: return curve_timeline(TimelineType::physics_gravity, c, 1, false, 1);
+        case 7: return curve_timeline(TimelineType::physics_mix, c, 1, false, 1);
+        case 8: return reset_timeline(c);
+        default:
+            return r().fail_here(at, "physics timeline type " + std::to_string(type) +
+                                         " is not one of 0, 1, 2, 4, 5, 6, 7, 8");
         }
-    }
-    return true;
+    };
+    GroupTargets targets{"physics constraint", "physics constraints + 1", d().physics_constraints.size() + 1};
+    return timeline_groups("physics constraint timelines", targets, label, timeline);
 }
 
 bool BinaryTimelineReader::reset_timeline(Index constraint) {

@@ -41,6 +41,21 @@ bool read_name(BinaryParse& p, NameTable& table, std::string_view kind) {
     return true;
 }
 
+// Reads a list of named items as the format stores them: a count (each item at least `min_bytes` long), then per
+// item its name, added to `names`, and the rest, read by `item(i)`. The reader's section names the list ("the
+// slots"), then each item ("slot 3").
+template <class Item>
+bool read_named_list(BinaryParse& p, std::string_view kind, std::size_t min_bytes, NameTable& names, Item item) {
+    std::uint32_t n = 0;
+    p.r.set_section("the " + std::string(kind) + "s");
+    if (!p.r.count(n, min_bytes, kind)) return false;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        p.r.set_section(std::string(kind) + " " + std::to_string(i));
+        if (!read_name(p, names, kind) || !item(i)) return false;
+    }
+    return true;
+}
+
 bool read_header(BinaryParse& p) {
     BinaryReader& r = p.r;
     SkeletonData& d = p.data;
@@ -87,13 +102,7 @@ bool read_header(BinaryParse& p) {
 bool read_bones(BinaryParse& p) {
     BinaryReader& r = p.r;
     SkeletonData& d = p.data;
-    std::uint32_t n = 0;
-    r.set_section("the bones");
-    if (!r.count(n, 34, "bone")) return false;
-    d.bones.reserve(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-        r.set_section("bone " + std::to_string(i));
-        if (!read_name(p, d.bone_names, "bone")) return false;
+    return read_named_list(p, "bone", 34, d.bone_names, [&](std::uint32_t i) {
         BoneData b;
         if (i > 0 && !r.index(b.parent, i, "parent", "bones so far")) return false;
         float length = 0, x = 0, y = 0;
@@ -117,20 +126,14 @@ bool read_bones(BinaryParse& p) {
             b.color = color_from_rgba8888(color);
         }
         d.bones.push_back(std::move(b));
-    }
-    return true;
+        return true;
+    });
 }
 
 bool read_slots(BinaryParse& p) {
     BinaryReader& r = p.r;
     SkeletonData& d = p.data;
-    std::uint32_t n = 0;
-    r.set_section("the slots");
-    if (!r.count(n, 12, "slot")) return false;
-    d.slots.reserve(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-        r.set_section("slot " + std::to_string(i));
-        if (!read_name(p, d.slot_names, "slot")) return false;
+    return read_named_list(p, "slot", 12, d.slot_names, [&](std::uint32_t) {
         SlotData s;
         if (!r.index(s.bone, d.bones.size(), "bone", "bones")) return false;
         std::uint32_t color = 0, dark = 0;
@@ -151,8 +154,8 @@ bool read_slots(BinaryParse& p) {
         s.blend = static_cast<BlendMode>(blend);
         if (p.nonessential && !r.boolean(s.visible)) return false;
         d.slots.push_back(s);
-    }
-    return true;
+        return true;
+    });
 }
 
 // Reads a constraint's bone list into the indices pool.
@@ -181,12 +184,7 @@ bool read_order(BinaryParse& p, std::int32_t& order) {
 bool read_ik_constraints(BinaryParse& p) {
     BinaryReader& r = p.r;
     SkeletonData& d = p.data;
-    std::uint32_t n = 0;
-    r.set_section("the IK constraints");
-    if (!r.count(n, 5, "IK constraint")) return false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        r.set_section("IK constraint " + std::to_string(i));
-        if (!read_name(p, d.ik_names, "IK constraint")) return false;
+    return read_named_list(p, "IK constraint", 5, d.ik_names, [&](std::uint32_t) {
         IkConstraintData c;
         if (!read_order(p, c.order)) return false;
         std::size_t at = r.offset();
@@ -212,8 +210,8 @@ bool read_ik_constraints(BinaryParse& p) {
             c.softness = static_cast<float>(softness * p.scale);
         }
         d.ik_constraints.push_back(c);
-    }
-    return true;
+        return true;
+    });
 }
 
 // Reads `out` when bit `bit` of `flags` is set, scaled by `scale`; leaves the default otherwise.
@@ -228,12 +226,7 @@ bool optional_float(BinaryParse& p, std::uint8_t flags, int bit, float& out, dou
 bool read_transform_constraints(BinaryParse& p) {
     BinaryReader& r = p.r;
     SkeletonData& d = p.data;
-    std::uint32_t n = 0;
-    r.set_section("the transform constraints");
-    if (!r.count(n, 6, "transform constraint")) return false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        r.set_section("transform constraint " + std::to_string(i));
-        if (!read_name(p, d.transform_names, "transform constraint")) return false;
+    return read_named_list(p, "transform constraint", 6, d.transform_names, [&](std::uint32_t) {
         TransformConstraintData c;
         if (!read_order(p, c.order) || !read_bone_list(p, c.bones)) return false;
         if (!r.index(c.target, d.bones.size(), "target bone", "bones")) return false;
@@ -255,19 +248,14 @@ bool read_transform_constraints(BinaryParse& p) {
             !optional_float(p, flags, 64, c.mix_shear_y))
             return false;
         d.transform_constraints.push_back(c);
-    }
-    return true;
+        return true;
+    });
 }
 
 bool read_path_constraints(BinaryParse& p) {
     BinaryReader& r = p.r;
     SkeletonData& d = p.data;
-    std::uint32_t n = 0;
-    r.set_section("the path constraints");
-    if (!r.count(n, 26, "path constraint")) return false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        r.set_section("path constraint " + std::to_string(i));
-        if (!read_name(p, d.path_names, "path constraint")) return false;
+    return read_named_list(p, "path constraint", 26, d.path_names, [&](std::uint32_t) {
         PathConstraintData c;
         if (!read_order(p, c.order) || !r.boolean(c.skin_required) || !read_bone_list(p, c.bones)) return false;
         if (!r.index(c.target, d.slots.size(), "target slot", "slots")) return false;
@@ -287,19 +275,14 @@ bool read_path_constraints(BinaryParse& p) {
         bool scaled = c.spacing_mode == SpacingMode::length || c.spacing_mode == SpacingMode::fixed;
         c.spacing = scaled ? static_cast<float>(spacing * p.scale) : spacing;
         d.path_constraints.push_back(c);
-    }
-    return true;
+        return true;
+    });
 }
 
 bool read_physics_constraints(BinaryParse& p) {
     BinaryReader& r = p.r;
     SkeletonData& d = p.data;
-    std::uint32_t n = 0;
-    r.set_section("the physics constraints");
-    if (!r.count(n, 27, "physics constraint")) return false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        r.set_section("physics constraint " + std::to_string(i));
-        if (!read_name(p, d.physics_names, "physics constraint")) return false;
+    return read_named_list(p, "physics constraint", 27, d.physics_names, [&](std::uint32_t) {
         PhysicsConstraintData c;
         if (!read_order(p, c.order) || !r.index(c.bone, d.bones.size(), "bone", "bones")) return false;
         std::uint8_t flags = 0;
@@ -331,8 +314,8 @@ bool read_physics_constraints(BinaryParse& p) {
         c.mix = 1;
         if (!optional_float(p, flags, 128, c.mix)) return false;
         d.physics_constraints.push_back(c);
-    }
-    return true;
+        return true;
+    });
 }
 
 bool read_skins(BinaryParse& p) {
@@ -350,12 +333,7 @@ bool read_skins(BinaryParse& p) {
 bool read_events(BinaryParse& p) {
     BinaryReader& r = p.r;
     SkeletonData& d = p.data;
-    std::uint32_t n = 0;
-    r.set_section("the events");
-    if (!r.count(n, 8, "event")) return false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        r.set_section("event " + std::to_string(i));
-        if (!read_name(p, d.event_names, "event")) return false;
+    return read_named_list(p, "event", 8, d.event_names, [&](std::uint32_t) {
         EventData e;
         bool present = false;
         if (!r.signed_varint(e.int_value) || !r.f32(e.float_value) || !r.string(e.string_value, present) ||
@@ -366,23 +344,17 @@ bool read_events(BinaryParse& p) {
         e.balance = 0;
         if (!e.audio_path.empty() && (!r.f32(e.volume) || !r.f32(e.balance))) return false;
         d.events.push_back(std::move(e));
-    }
-    return true;
+        return true;
+    });
 }
 
 bool read_animations(BinaryParse& p) {
     BinaryReader& r = p.r;
-    std::uint32_t n = 0;
-    r.set_section("the animations");
-    if (!r.count(n, 12, "animation")) return false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        r.set_section("animation " + std::to_string(i));
-        if (!read_name(p, p.data.animation_names, "animation")) return false;
+    return read_named_list(p, "animation", 12, p.data.animation_names, [&](std::uint32_t i) {
         const std::string& name = p.data.animation_names[static_cast<Index>(i)];
         r.set_section(quoted("animation", name));
-        if (!read_binary_animation(p, name)) return false;
-    }
-    return true;
+        return read_binary_animation(p, name);
+    });
 }
 
 }  // namespace

@@ -86,6 +86,36 @@ struct BinaryTimelineReader {
     // A curve timeline whose keys hold `values` numbers after the time: floats times `scale`, or bytes / 255.
     bool curve_timeline(TimelineType type, Index target, int values, bool bytes, double scale);
 
+    // The targets one section of timeline groups names ("slot", "slots") and how many an index may name.
+    struct GroupTargets {
+        std::string_view one, many;
+        std::size_t count;
+    };
+
+    // Reads one section of timeline groups (`what`: "slot timelines"): a count of groups, each a target index below
+    // `targets.count`, then a count of timelines, each a type byte. `label(target)` names the target in messages;
+    // `timeline(target, type, at)` reads the rest of one timeline, `at` being its type byte's offset.
+    template <class Label, class Timeline>
+    bool timeline_groups(std::string_view what, GroupTargets targets, Label label, Timeline timeline) {
+        std::uint32_t groups = 0;
+        set_section(what);
+        if (!r().count(groups, 2, std::string(targets.one) + " timeline group")) return false;
+        for (std::uint32_t i = 0; i < groups; ++i) {
+            Index target = 0;
+            std::uint32_t timelines = 0;
+            set_section(what);
+            if (!r().index(target, targets.count, targets.one, targets.many)) return false;
+            set_section(label(target));
+            if (!r().count(timelines, 2, "timeline")) return false;
+            for (std::uint32_t k = 0; k < timelines; ++k) {
+                std::size_t at = r().offset();
+                std::uint8_t type = 0;
+                if (!r().byte(type) || !timeline(target, type, at)) return false;
+            }
+        }
+        return true;
+    }
+
     // The sections of an animation, in file order (binary_animations.cpp).
     bool slot_timelines();
     bool attachment_timeline(Index slot);
