@@ -102,13 +102,19 @@ bool read_vertices(BinaryParse& p, bool weighted, AttachmentData& a) {
     return true;
 }
 
-bool read_region(BinaryParse& p, std::uint8_t flags, AttachmentData& a) {
-    BinaryReader& r = p.r;
+// Reads what region, mesh and linked mesh attachments store first: the atlas path (the attachment's name when
+// absent), the colour and the sequence, each present when its flag bit (16, 32, 64) is set.
+bool read_texture_fields(BinaryParse& p, std::uint8_t flags, AttachmentData& a) {
     const std::string* path = nullptr;
     if ((flags & 16) != 0 && !p.string_ref(path)) return false;
     a.path = p.data.attachment_paths.intern(path ? *path : p.data.attachment_names[a.spine_name]);
     if ((flags & 32) != 0 && !read_color(p, a.color)) return false;
-    if ((flags & 64) != 0 && !read_sequence(p, a.sequence)) return false;
+    return (flags & 64) == 0 || read_sequence(p, a.sequence);
+}
+
+bool read_region(BinaryParse& p, std::uint8_t flags, AttachmentData& a) {
+    BinaryReader& r = p.r;
+    if (!read_texture_fields(p, flags, a)) return false;
     if ((flags & 128) != 0 && !r.f32(a.rotation)) return false;
     return read_scaled(p, a.x) && read_scaled(p, a.y) && r.f32(a.scale_x) && r.f32(a.scale_y) &&
            read_scaled(p, a.width) && read_scaled(p, a.height);
@@ -117,11 +123,7 @@ bool read_region(BinaryParse& p, std::uint8_t flags, AttachmentData& a) {
 bool read_mesh(BinaryParse& p, std::uint8_t flags, AttachmentData& a) {
     BinaryReader& r = p.r;
     SkeletonData& d = p.data;
-    const std::string* path = nullptr;
-    if ((flags & 16) != 0 && !p.string_ref(path)) return false;
-    a.path = d.attachment_paths.intern(path ? *path : d.attachment_names[a.spine_name]);
-    if ((flags & 32) != 0 && !read_color(p, a.color)) return false;
-    if ((flags & 64) != 0 && !read_sequence(p, a.sequence)) return false;
+    if (!read_texture_fields(p, flags, a)) return false;
     std::size_t hull_at = r.offset();
     std::uint32_t hull = 0;
     if (!r.varint(hull) || !read_vertices(p, (flags & 128) != 0, a)) return false;
@@ -167,12 +169,7 @@ bool read_mesh(BinaryParse& p, std::uint8_t flags, AttachmentData& a) {
 
 bool read_linked_mesh(BinaryParse& p, std::uint8_t flags, Index slot, AttachmentData& a, Index index) {
     BinaryReader& r = p.r;
-    SkeletonData& d = p.data;
-    const std::string* path = nullptr;
-    if ((flags & 16) != 0 && !p.string_ref(path)) return false;
-    a.path = d.attachment_paths.intern(path ? *path : d.attachment_names[a.spine_name]);
-    if ((flags & 32) != 0 && !read_color(p, a.color)) return false;
-    if ((flags & 64) != 0 && !read_sequence(p, a.sequence)) return false;
+    if (!read_texture_fields(p, flags, a)) return false;
     PendingLinkedMesh pending;
     pending.attachment = index;
     pending.slot = slot;
