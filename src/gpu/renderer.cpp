@@ -50,16 +50,24 @@ Result<std::uint32_t> Renderer::add_skeleton_type(const SkeletonData& data, cons
                                                   const AtlasBinding& binding, std::vector<Image> pages,
                                                   const std::string& name) {
     if (impl_->finalized)
-        return make_error(name, "renderer", "skeleton types must be added before the first frame is drawn");
+        return make_error(name, "renderer",
+                          "skeleton types must be added before the first frame is drawn (or finalize() called)");
     if (impl_->static_error)
         return make_error(name, "renderer", "the skeleton types could not be uploaded, so none can be added: " +
                                                 impl_->static_error->message());
     if (pages.size() != atlas.pages.size())
         return make_error(name, "pages", "the atlas has " + std::to_string(atlas.pages.size()) + " pages but " +
                                              std::to_string(pages.size()) + " images were given");
-    for (std::size_t i = 0; i < pages.size(); ++i)
-        if (pages[i].rgba.size() != std::size_t{pages[i].width} * pages[i].height * 4)
-            return make_error(name, "pages", "page image " + std::to_string(i) + " holds no pixels");
+    for (std::size_t i = 0; i < pages.size(); ++i) {
+        const Image& page = pages[i];
+        const std::string which = "page image " + std::to_string(i) + " (" + std::to_string(page.width) + " x " +
+                                  std::to_string(page.height) + ")";
+        if (page.width == 0 || page.height == 0) return make_error(name, "pages", which + " has no pixels");
+        if (page.rgba.size() != std::size_t{page.width} * page.height * 4)
+            return make_error(name, "pages", which + " holds " + std::to_string(page.rgba.size()) +
+                                                 " bytes of pixels; RGBA8 needs " +
+                                                 std::to_string(std::size_t{page.width} * page.height * 4));
+    }
     SkeletonTypeEntry entry;
     entry.data = &data;
     entry.atlas = &atlas;
@@ -114,7 +122,8 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, std::o
         const VkResult r = vkWaitSemaphores(context->device, &wait, static_cast<std::uint64_t>(timeout));
         if (r == VK_TIMEOUT)
             return make_error("renderer", call,
-                              frame + ", recorded into the application's command buffer by record_onto, has not "
+                              frame + ", recorded into the application's command buffer (record_onto or "
+                                      "record_for_pass), has not "
                                       "signalled within " + std::to_string(deadline->total_ns / 1'000'000) +
                                       " ms: submit each recorded command buffer once, in the order recorded, "
                                       "signalling its value (host_device.hpp, RecordedFrame)");
@@ -198,6 +207,7 @@ Result<void> Renderer::Impl::wait_all(const char* call) {
 Result<FrameStats> Renderer::draw(std::span<const CharacterDraw> characters, const Camera2D& camera,
                                   std::uint32_t width, std::uint32_t height, Color background, RenderPath path,
                                   PoseJob poses) {
+    impl_->awaiting_draw.reset();
     return impl_->draw_frame(FrameTarget{nullptr, width, height, background}, characters, camera, path, poses);
 }
 
@@ -240,6 +250,7 @@ Result<void> check_onto(const Renderer::Impl& m, const HostImage& target, Render
 
 Result<FrameStats> Renderer::draw_onto(const HostImage& target, std::span<const CharacterDraw> characters,
                                        const Camera2D& camera, RenderPath path, PoseJob poses) {
+    impl_->awaiting_draw.reset();
     if (Result<void> r = check_onto(*impl_, target, path, "draw_onto"); !r) return r.error();
     return impl_->draw_frame(FrameTarget{&target, target.width, target.height, Color{}}, characters, camera, path,
                              poses);
@@ -368,6 +379,7 @@ Result<RecordedFrame> Renderer::record_onto(VkCommandBuffer commands, const Host
                                             std::span<const CharacterDraw> characters, const Camera2D& camera,
                                             RenderPath path, PoseJob poses) {
     Impl& m = *impl_;
+    m.awaiting_draw.reset();
     if (Result<void> r = check_onto(m, target, path, "record_onto"); !r) return r.error();
     if (Result<void> r = prepare_recording(m, commands, "record_onto"); !r) return r.error();
     Result<FrameStats> stats = m.draw_frame(FrameTarget{&target, target.width, target.height, Color{}, commands},
@@ -380,6 +392,7 @@ Result<RecordedFrame> Renderer::record_for_pass(VkCommandBuffer commands, const 
                                                 std::span<const CharacterDraw> characters, const Camera2D& camera,
                                                 RenderPath path, PoseJob poses) {
     Impl& m = *impl_;
+    m.awaiting_draw.reset();
     if (Result<void> r = check_pass(m, pass, path); !r) return r.error();
     if (Result<void> r = prepare_recording(m, commands, "record_for_pass"); !r) return r.error();
     FrameTarget to{nullptr, pass.area.extent.width, pass.area.extent.height, Color{}, commands, &pass};

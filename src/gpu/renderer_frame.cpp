@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 
 #include "renderer_impl.hpp"
@@ -45,16 +46,22 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     if (path == RenderPath::gpu_tiles && m.raster_pipeline == VK_NULL_HANDLE)
         return make_error(m.context->device_name, call,
                           "the tile rasterizer needs 64-bit integers and floats (shaderInt64, shaderFloat64), subgroup "
-                          "votes and 32 KB of shared memory in compute shaders, which this device lacks; use the gpu "
+                          "votes and 32 KiB of shared memory in compute shaders, which this device lacks; use the gpu "
                           "path");
+    if (!(camera.scale > 0) || !std::isfinite(camera.scale) || !std::isfinite(camera.ox) || !std::isfinite(camera.oy))
+        return make_error("renderer", call,
+                          "Camera2D is (scale " + std::to_string(camera.scale) + ", ox " + std::to_string(camera.ox) +
+                              ", oy " + std::to_string(camera.oy) +
+                              "): the scale must be above 0 and all three finite (pixels per world unit, and the "
+                              "pixel of the world's origin)");
+    for (const CharacterDraw& c : characters)
+        if (c.pose == nullptr || c.type >= m.types.size() || c.pose->data != m.types[c.type].data)
+            return make_error("renderer", call, "a character's pose is missing or not of its skeleton type");
     if (path == RenderPath::gpu_vertex)
         for (const CharacterDraw& d : characters)
             if (m.types[d.type].bind.features.draw_order)
                 return make_error(m.types[d.type].name, call, "the vertex-shader path cannot follow draw-order "
                                                                 "timelines; use the gpu path");
-    for (const CharacterDraw& c : characters)
-        if (c.pose == nullptr || c.type >= m.types.size() || c.pose->data != m.types[c.type].data)
-            return make_error("renderer", call, "a character's pose is missing or not of its skeleton type");
     if (poses.run != nullptr && !poses.order.empty()) {
         const std::size_t count = characters.size();
         if (poses.order.size() != count)
@@ -80,7 +87,7 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     if (to.host != nullptr && !tiles)
         if (Result<void> r = m.fit_host_framebuffer(f, *to.host); !r) return r.error();
     VkContext& c = *m.context;
-    f.stats = FrameStats{};
+    FrameStats stats;  // the slot's once the frame is submitted (record_frame)
 
     // Pack (GPU path) or build world vertices (CPU path) straight into mapped memory, on the worker pool if any.
     const auto pack_start = std::chrono::steady_clock::now();
@@ -295,12 +302,12 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
         else second_pass(&context, 0, n);
         bytes_uploaded = out_vertex_bytes + out_index_bytes;
     }
-    f.stats.characters = visible;
-    f.stats.culled = static_cast<std::uint32_t>(n) - visible;
-    f.stats.bytes_uploaded = bytes_uploaded;
-    f.stats.vertices = vertex_total;
-    f.stats.triangles = index_total / 3;
-    f.stats.pack_ms = milliseconds_since(pack_start);
+    stats.characters = visible;
+    stats.culled = static_cast<std::uint32_t>(n) - visible;
+    stats.bytes_uploaded = bytes_uploaded;
+    stats.vertices = vertex_total;
+    stats.triangles = index_total / 3;
+    stats.pack_ms = milliseconds_since(pack_start);
 
     // Record and submit.
     const auto record_start = std::chrono::steady_clock::now();
@@ -309,7 +316,7 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     // is recorded.)
     if (to.pass != nullptr)
         if (Result<PassPipelines> r = m.pipelines_for(*to.pass); !r) return r.error();
-    const Result<void> recorded = m.record_frame(f, to, characters, camera, path, counts);
+    const Result<void> recorded = m.record_frame(f, to, characters, camera, path, counts, stats);
     if (!recorded) return recorded.error();
     f.stats.record_ms = milliseconds_since(record_start);
     return f.stats;

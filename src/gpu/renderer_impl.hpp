@@ -283,8 +283,8 @@ struct Renderer::Impl {
     std::vector<std::uint32_t> vertex_offsets, index_offsets;  // CPU path: where each character's output goes
     std::vector<std::uint8_t> order_seen;       // per character: checking that a pose job's order is a permutation
     std::vector<TypeRun> type_runs;             // gpu_vertex: the frame's runs of one type (record_frame)
-    // The frame record_for_pass prepared, until record_in_pass or record_in_secondary records its draw, or a later
-    // frame or a wait for its slot drops it.
+    // The frame record_for_pass prepared, until record_in_pass or record_in_secondary records its draw, or the next
+    // call of draw, draw_onto, record_onto or record_for_pass (refused or not) or a wait for its slot drops it.
     std::optional<AwaitingDraw> awaiting_draw;
     static constexpr std::uint32_t k_culled = 0xFFFFFFFFu;
 
@@ -332,9 +332,11 @@ struct Renderer::Impl {
     Result<FrameStats> draw_frame(const FrameTarget& to, std::span<const CharacterDraw> characters,
                                   const Camera2D& camera, RenderPath path, const PoseJob& poses);
     // Records the packed frame of slot `f` into its command buffer and submits it, or into the application's
-    // (FrameTarget::into), giving the slot the next timeline value (draw_frame's second half).
+    // (FrameTarget::into), giving the slot the next timeline value (draw_frame's second half). `stats`, the frame's
+    // figures so far, become the slot's only then: a frame refused on the way leaves the slot's last stats as they
+    // were.
     Result<void> record_frame(FrameSlot& f, const FrameTarget& to, std::span<const CharacterDraw> characters,
-                              const Camera2D& camera, RenderPath path, const FrameCounts& counts);
+                              const Camera2D& camera, RenderPath path, const FrameCounts& counts, FrameStats stats);
     // Waits for the slot's last frame, if any: its fence, or for a frame recorded into the application's command
     // buffer (record_onto) its timeline value, until `deadline` (none: signal_deadline(), taken only then); then reads
     // its GPU figures into its stats and last_finished (none for a recorded frame that never ran). Fails, naming

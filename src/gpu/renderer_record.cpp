@@ -227,12 +227,12 @@ std::uint32_t Renderer::Impl::update_sets(FrameSlot& f, const HostImage* onto) {
 
 Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
                                          std::span<const CharacterDraw> characters, const Camera2D& camera,
-                                         RenderPath path, const FrameCounts& counts) {
+                                         RenderPath path, const FrameCounts& counts, FrameStats stats) {
     Impl& m = *this;
     const bool tiles = path == RenderPath::gpu_tiles, packs = path != RenderPath::cpu;
     const std::uint32_t visible = counts.visible, index_total = counts.index_total;
     // The tile path's target binding: the application's image (a storage image only for that path), or the own target.
-    f.stats.descriptor_writes = m.update_sets(f, tiles ? to.host : nullptr);
+    stats.descriptor_writes = m.update_sets(f, tiles ? to.host : nullptr);
     // The slot's own command buffer, submitted here; or the application's (record_onto), already recording.
     const bool own = to.into == VK_NULL_HANDLE;
     VkCommandBuffer cb = own ? f.commands : to.into;
@@ -309,7 +309,6 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
     }
     if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, m.queries, query + 1);
     if (path == RenderPath::gpu_vertex) find_type_runs(m, characters);
-    m.awaiting_draw.reset();  // (a frame prepared for the application's pass and not drawn yet is dropped)
     if (tiles) {
         record_tiles(m, cb, set, counts.tile_push, to.host);
     } else if (to.pass != nullptr) {
@@ -336,7 +335,8 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
         f.recorded_into = cb;
     }
     f.pending = true;
-    f.stats.frame = ++m.frames_submitted;
+    stats.frame = ++m.frames_submitted;
+    f.stats = stats;
     m.last_frame = static_cast<std::int32_t>(m.frame_index);
     if (to.host == nullptr && to.pass == nullptr) m.target_drawn = true;
     m.frame_index = (m.frame_index + 1) % m.frames_in_flight;

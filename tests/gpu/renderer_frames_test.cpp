@@ -2,13 +2,17 @@
 // that allocates nothing. On the device the tests find (lavapipe in CI).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <span>
 #include <string>
 
 #include "counted_allocations.hpp"  // counts the draws' allocations on every thread
 #include "renderer_test_support.hpp"
+#include "spinegpu/gpu/gpu_structs.hpp"
 
 namespace spinegpu {
 namespace {
@@ -82,6 +86,56 @@ TEST(Renderer, the_last_finished_frame_is_known_without_waiting_for_the_newest) 
     EXPECT_EQ(renderer->last_finished()->frame, 5u);
     EXPECT_EQ(draw(48), 7u);
     EXPECT_EQ(renderer->last_finished()->frame, 5u);  // (slot of frame 5 waited already: nothing new)
+}
+
+// With one frame in flight, a frame refused after the renderer waited for its slot (the crowd's output vertices pass
+// the storage range a diagnostic switch sets, where two characters' fit) leaves finish and last_finished telling
+// the frame drawn before it, GPU time included; the renderer draws on.
+TEST(Renderer, a_frame_refused_after_its_slot_was_waited_for_leaves_the_last_frames_stats) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    const Camera2D camera{0.12f, 80, 110};
+    std::uint64_t crowd_outputs = 0;
+    {
+        SPINEGPU_REQUIRE_RENDERER(sizer);
+        std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*sizer);
+        ASSERT_TRUE(crowd);
+        Result<FrameStats> frame =
+            sizer->draw(crowd->characters, camera, k_width, k_height, k_background, RenderPath::gpu);
+        ASSERT_TRUE(frame.ok()) << frame.error().message();
+        crowd_outputs = std::max(std::uint64_t{frame->vertices} * sizeof(GpuOutVertex),
+                                 std::uint64_t{frame->triangles} * 12);
+    }
+    RendererDesc desc;
+    desc.validation = true;
+    desc.frames_in_flight = 1;
+    setenv("SPINEGPU_DIAGNOSE_STORAGE_RANGE", std::to_string(crowd_outputs - 1).c_str(), 1);
+    std::string reason;
+    std::unique_ptr<Renderer> renderer = create_renderer(desc, reason);
+    unsetenv("SPINEGPU_DIAGNOSE_STORAGE_RANGE");
+    ASSERT_TRUE(renderer) << reason;
+    std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+    ASSERT_TRUE(crowd);
+    const std::span<const CharacterDraw> all(crowd->characters), two = all.first(2);
+    ASSERT_TRUE(renderer->draw(two, camera, k_width, k_height, k_background, RenderPath::gpu).ok());
+    Result<FrameStats> drawn = renderer->finish();
+    ASSERT_TRUE(drawn.ok()) << drawn.error().message();
+    ASSERT_EQ(drawn->frame, 1u);
+    ASSERT_EQ(drawn->characters, 2u);
+    Result<FrameStats> refused = renderer->draw(all, camera, k_width, k_height, k_background, RenderPath::gpu);
+    ASSERT_FALSE(refused.ok()) << "the crowd's outputs fit the lowered range";
+    EXPECT_NE(refused.error().message().find("output"), std::string::npos) << refused.error().message();
+    Result<FrameStats> after = renderer->finish();
+    ASSERT_TRUE(after.ok()) << after.error().message();
+    EXPECT_EQ(after->frame, 1u);
+    EXPECT_EQ(after->characters, 2u);
+    EXPECT_EQ(after->vertices, drawn->vertices);
+    EXPECT_EQ(after->gpu_ms, drawn->gpu_ms);
+    ASSERT_TRUE(renderer->last_finished().has_value());
+    EXPECT_EQ(renderer->last_finished()->frame, 1u);
+    Result<FrameStats> next = renderer->draw(two, camera, k_width, k_height, k_background, RenderPath::gpu);
+    ASSERT_TRUE(next.ok()) << next.error().message();
+    EXPECT_EQ(next->frame, 2u);
+    expect_no_validation_messages(*renderer);
 }
 
 // Once its buffers have grown to the crowd, drawing the same crowd frame after frame allocates nothing on the heap,

@@ -128,9 +128,10 @@ TEST(RendererRecordInPass, draws_in_the_application_pass_between_its_draws_what_
 }
 
 // record_in_pass draws only the frame that record_for_pass prepared in the same command buffer, once: not before one
-// is prepared, not into another buffer, not twice, and not after a later frame or a wait for it dropped it. A dropped
-// draw leaves the application's pass as it drew it, and the frame still signals its value (its skinning's GPU time
-// known, not the frame's); the frame drawn after it is drawn whole. A wait for it that fails does not drop it.
+// is prepared, not into another buffer, not twice, and not after a later frame, a later call refused or a wait for it
+// dropped it. A dropped draw leaves the application's pass as it drew it, and the frame still signals its value (its
+// skinning's GPU time known, not the frame's); the frame drawn after it is drawn whole. A wait for it that fails does
+// not drop it.
 TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_once) {
     on_lent_device([](Renderer& /*own*/, HostVulkan& host, Renderer& lent, Scenes& scenes) {
         const std::span<const CharacterDraw> crowd = scenes.crowd->characters;
@@ -207,6 +208,20 @@ TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_o
         EXPECT_GE(done->gpu_ms, 0.0);
         commands.wait(0);
         EXPECT_GT(pixels_differing(drawn_image.copied_out(), clear), 1000u);
+        // A later call that is refused (record_for_pass without a command buffer) drops the prepared frame as well;
+        // submitted without its draw, it still signals its value.
+        VkCommandBuffer fifth = commands.begin(0);
+        Result<RecordedFrame> before = lent.record_for_pass(fifth, drawn_pass.host_pass(area), crowd, camera, path);
+        ASSERT_TRUE(before.ok()) << before.error().message();
+        EXPECT_FALSE(lent.record_for_pass(VK_NULL_HANDLE, drawn_pass.host_pass(area), crowd, camera, path).ok());
+        drawn_pass.begin(fifth, k_outside);
+        EXPECT_NE(refusal(fifth).find("no frame awaits its draw"), std::string::npos) << refusal(fifth);
+        drawn_pass.end(fifth);
+        commands.submit(0, *before);
+        done = lent.finish();
+        ASSERT_TRUE(done.ok()) << done.error().message();
+        EXPECT_EQ(done->frame, before->stats.frame);
+        commands.wait(0);
     });
 }
 

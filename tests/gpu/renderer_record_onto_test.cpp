@@ -163,7 +163,8 @@ TEST(RendererRecordOnto, frame_slots_wait_for_the_signals_of_the_application_sub
         const std::string held =
             "frame " + std::to_string(first_dropped->stats.frame) + " (RecordedFrame::value 10)";
         EXPECT_NE(stuck.error().message().find("record_onto: " + held + ", recorded into the application's "
-                                               "command buffer by record_onto, has not signalled within 300 ms"),
+                                               "command buffer (record_onto or record_for_pass), has not signalled "
+                                               "within 300 ms"),
                   std::string::npos)
             << stuck.error().message();
         EXPECT_GE(waited, 0.25);

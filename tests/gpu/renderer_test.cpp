@@ -1,8 +1,9 @@
-// The renderer on a real device (lavapipe in CI, the hardware driver where there is one), with the validation layer:
-// an empty frame is the background, a frame with spineboy draws him, characters of two types draw in one frame,
-// a pose job updates each range before it is packed, characters keep their places among thousands culled, frames
-// and skeleton types past one storage buffer are refused, and types can only be added before the first frame. Skipped,
-// with the reason, when no Vulkan device exists. (The tile rasterizer's own tests: tile_rasterizer_test.cpp.)
+// The renderer on a real device (lavapipe in CI, the hardware driver where there is one), with the validation layer: an
+// empty frame is the background, a frame with spineboy draws him, characters of two types draw in one frame, a pose job
+// updates each range before it is packed, characters keep their places among thousands culled, frames and skeleton
+// types past one storage buffer are refused, page images that do not fit the atlas and a character of an unknown type
+// are refused, and types can only be added before the first frame. Skipped, with the reason, when no Vulkan device
+// exists. (The tile rasterizer's own tests: tile_rasterizer_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <span>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -471,6 +473,103 @@ TEST(Renderer, a_frame_whose_output_indices_pass_the_storage_range_is_refused_na
         }
         expect_no_validation_messages(*renderer);
     }
+}
+
+// Page images that do not match the atlas are refused by name before anything is kept: too few, one of no pixels
+// (0 x 0), one whose bytes are not its size's RGBA8. The same type with fitting pages is then added and drawn.
+TEST(Renderer, page_images_that_do_not_fit_the_atlas_are_refused_naming_the_page) {
+    Result<SkeletonData> data = load_skeleton_json(k_dense_triangle_skeleton, "dense.json");
+    ASSERT_TRUE(data.ok()) << data.error().message();
+    Result<Atlas> atlas = parse_atlas("dense.png\nsize: 16, 16\nm\n  bounds: 0, 0, 16, 16\n", "dense.atlas");
+    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
+    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
+    ASSERT_TRUE(binding.ok()) << binding.error().message();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    auto page_of = [](std::uint32_t width, std::uint32_t height, std::size_t bytes) {
+        Image page;
+        page.width = width;
+        page.height = height;
+        page.rgba.assign(bytes, 255);
+        return page;
+    };
+    auto refusal = [&](std::vector<Image> pages) {
+        Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, std::move(pages), "dense");
+        return type ? std::string("added") : type.error().message();
+    };
+    EXPECT_NE(refusal({}).find("dense: pages: the atlas has 1 pages but 0 images were given"), std::string::npos)
+        << refusal({});
+    std::vector<Image> empty;
+    empty.push_back(page_of(0, 0, 0));
+    EXPECT_NE(refusal(std::move(empty)).find("page image 0 (0 x 0) has no pixels"), std::string::npos);
+    std::vector<Image> short_page;
+    short_page.push_back(page_of(16, 16, 16 * 16 * 4 - 1));
+    const std::string message = refusal(std::move(short_page));
+    EXPECT_NE(message.find("page image 0 (16 x 16) holds 1023 bytes of pixels; RGBA8 needs 1024"), std::string::npos)
+        << message;
+    std::vector<Image> fitting;
+    fitting.push_back(page_of(16, 16, 16 * 16 * 4));
+    Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, std::move(fitting), "dense");
+    ASSERT_TRUE(type.ok()) << type.error().message();
+    EXPECT_EQ(*type, 0u) << "a refused type was kept";
+    SkeletonPose pose = create_pose(*data);
+    update_world_transform(pose, Physics::none);
+    const CharacterDraw character{&pose, *type, Color{}};
+    ASSERT_TRUE(renderer->draw({&character, 1}, Camera2D{1, 80, 80}, k_width, k_height, k_background,
+                               RenderPath::gpu).ok());
+    Result<Image> image = renderer->read_back();
+    ASSERT_TRUE(image.ok()) << image.error().message();
+    EXPECT_GT(pixels_off_background(*image), 0u);
+    expect_no_validation_messages(*renderer);
+}
+
+// A character of a type the renderer was never given, or with no pose, is refused by name on every path, before
+// anything of it is read, and the renderer draws on.
+TEST(Renderer, a_character_of_an_unknown_type_is_refused_on_every_path) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+    ASSERT_TRUE(crowd);
+    const Camera2D camera{0.12f, 80, 110};
+    CharacterDraw past = crowd->characters[0], far = past, unposed = past;
+    past.type = crowd->spineboy.type + 1;
+    far.type = 50'000'000;
+    unposed.pose = nullptr;
+    for (const RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles, RenderPath::gpu_vertex, RenderPath::cpu}) {
+        for (const CharacterDraw& bad : {past, far, unposed}) {
+            SCOPED_TRACE("path " + std::to_string(static_cast<int>(path)) + ", type " + std::to_string(bad.type));
+            const CharacterDraw list[] = {crowd->characters[1], bad};
+            Result<FrameStats> frame = renderer->draw(list, camera, k_width, k_height, k_background, path);
+            ASSERT_FALSE(frame.ok());
+            EXPECT_NE(frame.error().message().find("draw: a character's pose is missing or not of its skeleton type"),
+                      std::string::npos)
+                << frame.error().message();
+        }
+        EXPECT_TRUE(renderer->draw(crowd->characters, camera, k_width, k_height, k_background, path).ok());
+    }
+    expect_no_validation_messages(*renderer);
+}
+
+// A camera whose scale is 0, negative or not finite, or whose origin is not finite, would cull every character; the
+// frame is refused naming the camera, on every path.
+TEST(Renderer, a_camera_without_a_positive_finite_scale_is_refused) {
+    SPINEGPU_REQUIRE_EXAMPLES();
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    std::optional<SpineboyCrowd> crowd = load_spineboy_crowd(*renderer);
+    ASSERT_TRUE(crowd);
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    for (const RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles, RenderPath::gpu_vertex, RenderPath::cpu}) {
+        for (const Camera2D camera : {Camera2D{0, 80, 110}, Camera2D{-0.12f, 80, 110}, Camera2D{nan, 80, 110},
+                                      Camera2D{inf, 80, 110}, Camera2D{0.12f, nan, 110}, Camera2D{0.12f, 80, -inf}}) {
+            Result<FrameStats> frame =
+                renderer->draw(crowd->characters, camera, k_width, k_height, k_background, path);
+            ASSERT_FALSE(frame.ok()) << "scale " << camera.scale << ", ox " << camera.ox << ", oy " << camera.oy;
+            EXPECT_NE(frame.error().message().find("draw: Camera2D is (scale "), std::string::npos)
+                << frame.error().message();
+        }
+        EXPECT_TRUE(
+            renderer->draw(crowd->characters, Camera2D{0.12f, 80, 110}, k_width, k_height, k_background, path).ok());
+    }
+    expect_no_validation_messages(*renderer);
 }
 
 TEST(Renderer, add_skeleton_type_after_the_first_frame_fails) {

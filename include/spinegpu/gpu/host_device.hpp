@@ -101,16 +101,17 @@ struct FrameImage {
 //   or generation differs from that slot's last.
 // The frame's commands, submitted to the queue by draw_onto (or recorded by record_onto: "before" and "after" then take
 // in the application's own commands in that command buffer, and frames go into the queue in the order submitted, not
-// called), first wait for every command submitted before them and make their writes available (so the application's
-// drawing of the image, submitted earlier, needs no barrier for the frame's sake), and end with the image's writes
-// available and visible to every later command on the queue, in any stage (so neither does its use after; a barrier for
-// a layout of its own begins with srcStageMask VK_PIPELINE_STAGE_ALL_COMMANDS_BIT and srcAccessMask 0; validation
-// layers before 1.3.268 report a false WRITE_AFTER_WRITE for its layout transition when it follows the frame in one
-// command buffer, their issue 6508: srcAccessMask VK_ACCESS_MEMORY_WRITE_BIT, as correct, avoids it). Those two full
-// waits keep the frame's work from overlapping the application's on the queue, and FrameStats::gpu_ms counts the wait
-// for its earlier work. Past the first frame (see HostDevice) nothing waits for the queue to go idle, and each frame
-// may go onto another image, of any size. The image must outlive the frame's commands: destroy it only after finish(),
-// or a fence of a later submission to the queue, has signalled (a fence covers every earlier submission to its queue).
+// called), touch the image only after every command submitted before them, their writes made available (so the
+// application's drawing of the image, submitted earlier, needs no barrier for the frame's sake), and end with the
+// image's writes available and visible to every later command on the queue, in any stage (so neither does its use
+// after; a barrier for a layout of its own begins with srcStageMask VK_PIPELINE_STAGE_ALL_COMMANDS_BIT and
+// srcAccessMask 0; validation layers before 1.3.268 report a false WRITE_AFTER_WRITE for its layout transition when it
+// follows the frame in one command buffer, their issue 6508: srcAccessMask VK_ACCESS_MEMORY_WRITE_BIT, as correct,
+// avoids it). Only the frame's first passes (places and skinning, on the renderer's own buffers) may run alongside the
+// application's earlier work; its drawing never overlaps the application's, and FrameStats::gpu_ms counts the wait for
+// that earlier work. Past the first frame (see HostDevice) nothing waits for the queue to go idle, and each frame may
+// go onto another image, of any size. The image must outlive the frame's commands: destroy it only after finish(), or a
+// fence of a later submission to the queue, has signalled (a fence covers every earlier submission to its queue).
 struct HostImage {
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;

@@ -78,7 +78,8 @@ enum class RenderPath : std::uint8_t {
     gpu_tiles,
 };
 
-// World (x, y) to pixels: px = ox + scale * x, py = oy - scale * y (as `render --camera`).
+// World (x, y) to pixels: px = ox + scale * x, py = oy - scale * y (as `render --camera`). The scale must be above 0
+// and all three finite: a frame with another camera is refused.
 struct Camera2D {
     float scale = 1, ox = 0, oy = 0;
 };
@@ -111,7 +112,7 @@ struct PoseJob {
 // What one frame cost. Times in milliseconds; gpu_ms is from timestamp queries of the frame's own command buffer
 // (known once the frame has finished: see Renderer::finish), negative when unknown.
 struct FrameStats {
-    std::uint64_t frame = 0;   // the frame's number: 1 for the renderer's first frame submitted or recorded, and on
+    std::uint64_t frame = 0;   // the frame's number: 1 for the renderer's first frame submitted or recorded, and so on
     double pack_ms = 0;        // packing poses (GPU path) or computing and writing world vertices (CPU path), and
                                // the PoseJob when draw() was given one
     double record_ms = 0;      // recording and submitting the command buffer (record_onto: recording it)
@@ -131,7 +132,9 @@ struct FrameStats {
     // frame is waited for (finish()); the stats draw() returns hold 0.
     std::uint32_t unmasked = 0;
     // Descriptor bindings written for this frame: only where a buffer they point at was reallocated (grown, or
-    // shrunk below a quarter used) or the target was remade, so 0 once a crowd is steady.
+    // shrunk below a quarter used) or the target was remade, so 0 once a crowd is steady; and for the gpu_tiles path
+    // onto the application's images (draw_onto, record_onto), the target's binding whenever the image differs from
+    // the one the frame slot last drew onto (each frame onto the next of a swapchain's images, say).
     std::uint32_t descriptor_writes = 0;
 };
 
@@ -158,7 +161,7 @@ public:
 
     // Adds a skeleton type and returns its index. `data`, `atlas` and `binding` must outlive the renderer, in place;
     // `pages` holds the atlas's page images in atlas order (their pixels are released after upload). All types must
-    // be added before the first frame is drawn. `name` names the type in errors.
+    // be added before the first frame is drawn, or finalize() called. `name` names the type in errors.
     Result<std::uint32_t> add_skeleton_type(const SkeletonData& data, const Atlas& atlas, const AtlasBinding& binding,
                                             std::vector<Image> pages, const std::string& name);
     // A type's bind form (valid after the first frame; before it, after finalize()). Precondition: `type` is an
@@ -236,11 +239,11 @@ public:
     // buffer's graphics state changed: the bound pipeline (and with it whatever dynamic state the application's
     // pipeline had set, the blend constants or stencil reference say), descriptor sets, push constants, viewport,
     // scissor and index buffer: bind and set yours again after. Fails, recording nothing, when no frame awaits its
-    // draw in `commands`: none was prepared, its draw was recorded already, or the frame was dropped by a later frame
-    // (draw, draw_onto, record_onto or record_for_pass) or by a wait for it (its slot's reuse, or finish, read_back
-    // or a draw at a new size, which wait for its submission, up to 30 s, and fail when it has not come). A frame
-    // whose draw is never recorded still signals its value. (A pass whose contents are secondary command buffers:
-    // record_in_secondary.)
+    // draw in `commands`: none was prepared, its draw was recorded already, or the frame was dropped by a later call
+    // of draw, draw_onto, record_onto or record_for_pass (whether it draws or is refused) or by a wait for it (its
+    // slot's reuse, or finish, read_back or a draw at a new size, which wait for its submission, up to 30 s, and fail
+    // when it has not come). A frame whose draw is never recorded still signals its value. (A pass whose contents are
+    // secondary command buffers: record_in_secondary.)
     Result<void> record_in_pass(VkCommandBuffer_T* commands);
     // Records the draw of the frame that the last record_for_pass prepared into `secondary`, a secondary command buffer
     // of the application's, for a render pass instance whose contents are secondary command buffers
@@ -284,10 +287,11 @@ public:
 
     // Shows the last frame drawn in the window (RendererDesc::window), scaled to fill its `width` x `height` pixels
     // (its framebuffer size; draw at that size to show the frame 1:1). Does not wait for the frame: the copy into the
-    // window's next image is queued after it. Returns false, showing nothing, when the window has no area
-    // (minimized), its swapchain no longer matches it (remade on the next call), or the window system gave no image
-    // within a quarter of a second. Fails without a window, or when no frame has been drawn since the target was last
-    // resized.
+    // window's next image is queued after it; except that the first call, and a call after the window's size changed or
+    // its swapchain went stale, makes the swapchain anew, first waiting for the device to be idle (every frame).
+    // Returns false, showing nothing, when the window has no area (minimized), its swapchain no longer matches it
+    // (remade on the next call), or the window system gave no image within a quarter of a second. Fails without a
+    // window, or when no frame has been drawn since the target was last resized.
     Result<bool> present(std::uint32_t width, std::uint32_t height);
 
     // The image the last draw() frame was drawn into, for the application's own command buffers (include
