@@ -30,9 +30,9 @@ float first_frame_time(const SkeletonData& data, const TimelineData& timeline) {
 // Spine's AnimationState.setAttachment: sets the attachment and, when attachments are applied, marks the slot keyed.
 // `in_default` is what `name` names in the default skin (see detail::set_attachment_by_name).
 void set_attachment(SkeletonPose& pose, Index slot, Index name, Index in_default, bool attachments,
-                    std::int32_t unkeyed_state) {
+                    std::int64_t unkeyed_state) {
     detail::set_attachment_by_name(pose, slot, name, in_default);
-    if (attachments) pose.slots[static_cast<std::size_t>(slot)].attachment_state = unkeyed_state + k_attachment_current;
+    if (attachments) pose.attachment_states[static_cast<std::size_t>(slot)] = unkeyed_state + k_attachment_current;
 }
 
 }  // namespace
@@ -153,9 +153,9 @@ bool AnimationState::apply(SkeletonPose& pose) {
     // Only apply_attachment_timeline marks slots so, and it says when it has: most frames skip the sweep.
     if (setup_attachments_due_) {
         setup_attachments_due_ = false;
-        const std::int32_t setup_state = unkeyed_state_ + k_attachment_setup;
+        const std::int64_t setup_state = unkeyed_state_ + k_attachment_setup;
         for (std::size_t slot = 0; slot < pose.slots.size(); slot++) {
-            if (pose.slots[slot].attachment_state == setup_state)
+            if (pose.attachment_states[slot] == setup_state)
                 detail::set_attachment_by_name(pose, static_cast<Index>(slot), data_->slots[slot].attachment_name,
                                                data_->slots[slot].default_attachment);
         }
@@ -279,7 +279,7 @@ void Access::apply_attachment_timeline(Self& s, const TimelineData& timeline, Sk
                        s.unkeyed_state_);
     }
     // No attachment was keyed (before the first frame, or below a threshold): the setup one is set at the end.
-    std::int32_t& state = pose.slots[static_cast<std::size_t>(slot)].attachment_state;
+    std::int64_t& state = pose.attachment_states[static_cast<std::size_t>(slot)];
     if (state <= s.unkeyed_state_) {
         state = s.unkeyed_state_ + k_attachment_setup;
         s.setup_attachments_due_ = true;

@@ -21,7 +21,7 @@ enum TimelineMode : std::uint8_t {
 };
 
 // Slot attachment states relative to the state's unkeyed_state_ (Spine's SETUP and CURRENT).
-inline constexpr std::int32_t k_attachment_setup = 1, k_attachment_current = 2;
+inline constexpr std::int64_t k_attachment_setup = 1, k_attachment_current = 2;
 
 inline constexpr std::uint32_t k_no_entry = TrackEntry::k_no_entry;
 

@@ -33,6 +33,8 @@ bool has_thread_backend(ThreadBackend backend) {
 
 TbbArena* create_tbb_arena(unsigned threads) { return new TbbArena(threads); }
 
+unsigned tbb_thread_limit() { return static_cast<unsigned>(std::max(1, tbb::info::default_concurrency())); }
+
 void TbbArenaDeleter::operator()(TbbArena* arena) const { delete arena; }
 
 void run_in_tbb_arena(TbbArena& arena, std::size_t count, std::size_t grain, RangeJob job) {
@@ -51,6 +53,8 @@ class TbbArena {};
 bool has_thread_backend(ThreadBackend backend) { return backend == ThreadBackend::pool; }
 
 TbbArena* create_tbb_arena(unsigned) { return nullptr; }
+
+unsigned tbb_thread_limit() { return 1; }
 
 void TbbArenaDeleter::operator()(TbbArena* arena) const { delete arena; }
 

@@ -313,9 +313,9 @@ void run_crowd_job(void* context, std::size_t begin, std::size_t end) {
 
 BatchUpdater::BatchUpdater(const BatchDesc& desc)
     : threads_(desc.threads != 0 ? desc.threads : std::max(1u, std::thread::hardware_concurrency())),
-      backend_(desc.backend),
+      backend_(has_thread_backend(desc.backend) ? desc.backend : ThreadBackend::pool),
       grain_(desc.grain != 0 ? desc.grain : k_default_grain) {
-    assert(has_thread_backend(backend_));
+    if (backend_ == ThreadBackend::tbb) threads_ = std::min(threads_, tbb_thread_limit());
     if (threads_ == 1) return;  // run() calls the job directly
     if (backend_ == ThreadBackend::tbb)
         tbb_.reset(create_tbb_arena(threads_));

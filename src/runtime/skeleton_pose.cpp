@@ -47,6 +47,7 @@ SkeletonPose create_pose(const SkeletonData& data) {
 
     // Deform capacity per slot: the largest deform any attachment of any skin may key for that slot.
     pose.slots.resize(slot_count);
+    pose.attachment_states.assign(slot_count, 0);
     for (const SkinData& skin : data.skins) {
         for (const SkinEntry& entry : skin.entries) {
             if (entry.slot < 0 || static_cast<std::size_t>(entry.slot) >= slot_count) continue;

@@ -155,7 +155,7 @@ float setup_pose_height(const SkeletonData& data, const AtlasBinding& binding, I
     set_to_setup_pose(pose);
     update_world_transform(pose, Physics::update);
     float x, y, w, h;
-    if (!skeleton_bounds(pose, binding, x, y, w, h) || h < 1) return 1;
+    if (!skeleton_bounds(pose, binding, x, y, w, h) || !(h >= 1)) return 1;  // (NaN too)
     return h;
 }
 

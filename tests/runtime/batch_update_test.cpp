@@ -289,6 +289,18 @@ TEST(BatchUpdate, worker_pool_is_the_updaters_own_threads_with_the_pool_backend_
     }
 }
 
+// With oneTBB the updater reports the threads that run a batch: a request past TBB's concurrency (the hardware
+// threads) is capped, as TBB starts no more workers.
+TEST(BatchUpdate, tbb_reports_its_thread_count_capped_at_the_hardware_threads) {
+    if (!has_thread_backend(ThreadBackend::tbb)) GTEST_SKIP() << "built without oneTBB";
+    BatchUpdater many(BatchDesc{1000, ThreadBackend::tbb, 0});
+    EXPECT_EQ(many.backend(), ThreadBackend::tbb);
+    EXPECT_GE(many.threads(), 1u);
+    EXPECT_LE(many.threads(), std::max(1u, std::thread::hardware_concurrency()));
+    BatchUpdater one(BatchDesc{1, ThreadBackend::tbb, 0});
+    EXPECT_EQ(one.threads(), 1u);
+}
+
 TEST(WorkerPool, workers_take_part_in_a_batch) {
     WorkerPool pool(2);
     std::atomic<int> ranges_off_caller{0};

@@ -2,7 +2,8 @@
 // empty animations, clear; default and per-pair mix durations; alpha; mix blends; hold previous; reverse; time
 // scales; loop; the rotation-direction memory of mixed rotate timelines; attachment, draw order and event
 // thresholds; and the listener notifications (start, interrupt, end, complete, dispose, event) in the official
-// order.
+// order. One difference, on purpose: a hold-mix alpha of 0/0 (the entry mixed to has a mix time and a mix duration of
+// 0, applied before any time passed) is 0 here, where spine-ts's arithmetic makes it NaN.
 //
 // Entries live in a pool owned by the state and are named by TrackEntryId handles (index + generation), so a
 // handle to a disposed entry is detected instead of dereferenced. Notifications are not callbacks: they are
@@ -51,6 +52,11 @@ inline constexpr Index k_empty_animation = -2;
 // Spine's TrackEntry, with entries linked by pool index (k_no_entry for none). Times, thresholds and alphas are
 // double because the official runtime keeps them as doubles and takes decisions on them (when a delay has passed,
 // a mix has ended, a loop has completed, an event fires): summed in float, those flip a frame early or late.
+// A caller sets (through AnimationState::entry) what the official TrackEntry's setters set: loop, reverse,
+// hold_previous, shortest_rotation, the thresholds, animation_start, animation_end, animation_last together with
+// next_animation_last (as the official setter does), delay, track_time, track_end, time_scale, alpha, mix_time,
+// mix_duration (AnimationState::set_mix_duration with a delay) and mix_blend. The rest (animation, the links,
+// track_index, the per-timeline vectors, generation, in_use) is the state's: writing it breaks the state.
 struct TrackEntry {
     static constexpr std::uint32_t k_no_entry = 0xffffffffu;
 
@@ -108,9 +114,11 @@ public:
     bool apply_without_pose();
 
     // Spine's setAnimation / addAnimation / setEmptyAnimation / addEmptyAnimation / setEmptyAnimations /
-    // clearTrack / clearTracks. The returned handle names the new entry; set its fields through entry(). Where the
-    // official runtime throws (an animation the data lacks, such as k_none from a name not found, or a negative
-    // track), set and add change nothing and return an invalid handle.
+    // clearTrack / clearTracks. The returned handle names the new entry; set its fields through entry() (those
+    // TrackEntry names). An animation the data lacks (k_none from a name not found, say), where the official runtimes
+    // throw, and a negative track, which spine-libgdx refuses and spine-ts files where no update reaches it: set and
+    // add change nothing and return an invalid handle. The tracks grow to the highest track index used (4 bytes
+    // each).
     TrackEntryId set_animation(std::int32_t track, Index animation, bool loop);
     TrackEntryId add_animation(std::int32_t track, Index animation, bool loop, double delay);
     TrackEntryId set_empty_animation(std::int32_t track, double mix_duration);
@@ -119,8 +127,10 @@ public:
     void clear_track(std::int32_t track);
     void clear_tracks();
 
-    // The entry a handle names, or null when the handle is stale or invalid. The pointer is valid until the next
-    // call that creates an entry (set/add), which may grow the pool.
+    // The entry a handle names, or null when the handle is stale or invalid. The pointer is valid until the entry is
+    // disposed (by update, apply or a clear, after which its pool slot may hold another entry: the handle goes stale,
+    // the pointer cannot tell) or the next call that creates an entry (set/add), which may grow the pool. Keep
+    // handles, not pointers.
     TrackEntry* entry(TrackEntryId id);
     const TrackEntry* entry(TrackEntryId id) const;
     // The current entry of `track`, or an invalid handle.
@@ -150,7 +160,7 @@ private:
     std::vector<TrackEntry> pool_;
     std::vector<std::uint32_t> free_;
     std::vector<std::uint32_t> tracks_;  // current entry per track, or TrackEntry::k_no_entry
-    std::int32_t unkeyed_state_ = 0;     // +2 per apply (Spine's unkeyedState); wraps after ~10^9 applies
+    std::int64_t unkeyed_state_ = 0;     // +2 per apply (Spine's unkeyedState; 64 bits never wrap)
     bool setup_attachments_due_ = false;  // a slot was marked for its setup attachment during this apply
     bool animations_changed_ = false;
     std::vector<Index> events_;          // scratch: event keys fired during apply

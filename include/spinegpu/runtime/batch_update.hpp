@@ -221,7 +221,7 @@ const char* thread_backend_name(ThreadBackend backend);
 // How a BatchUpdater runs. Zero fields mean the defaults.
 struct BatchDesc {
     unsigned threads = 0;                        // 0: std::thread::hardware_concurrency() (at least 1)
-    ThreadBackend backend = ThreadBackend::pool; // must be one that has_thread_backend() reports
+    ThreadBackend backend = ThreadBackend::pool; // one this build lacks (has_thread_backend) runs on the pool
     std::uint32_t grain = 0;                     // characters per range a thread claims (the pool's last round:
                                                  // fewer, WorkerPool::run); 0: 8
 };
@@ -236,10 +236,12 @@ struct TbbArenaDeleter {
 // With oneTBB, `threads` is capped at TBB's default concurrency (the hardware threads): TBB starts no more workers.
 class BatchUpdater {
 public:
-    // Precondition: has_thread_backend(desc.backend).
+    // A backend this build lacks (has_thread_backend false) is replaced by the pool.
     explicit BatchUpdater(const BatchDesc& desc = {});
 
+    // The threads that run a batch (the caller's included): BatchDesc::threads, or its default, capped with oneTBB.
     unsigned threads() const { return threads_; }
+    // The backend that runs: BatchDesc::backend, or the pool in its place.
     ThreadBackend backend() const { return backend_; }
 
     // Advances every character of `crowd` by one frame (refreshes the crowd's update order, then update_in_order over

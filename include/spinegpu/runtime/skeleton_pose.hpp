@@ -41,7 +41,6 @@ struct SlotPose {
     Color color;
     Color dark{0, 0, 0, 1};        // used when SlotData::has_dark
     Index attachment = k_none;     // into SkeletonData::attachments
-    std::int32_t attachment_state = 0;  // AnimationState's bookkeeping (Spine's Slot.attachmentState)
     std::int32_t sequence_index = -1;   // -1: the sequence's setup index
     // Deform: `deform_count` floats at `deform_offset` in SkeletonPose::deform (Spine's Slot.deform). Count 0 means
     // no deform is applied. The capacity reserved for the slot is the largest vertex attachment it can show.
@@ -128,6 +127,9 @@ struct SkeletonPose {
     std::vector<SlotPose> slots;
     std::vector<Index> draw_order;
     std::vector<float> deform;           // pool for SlotPose deform ranges
+    // Per slot, AnimationState's bookkeeping (Spine's Slot.attachmentState; 64 bits, so that it never wraps), kept
+    // apart from SlotPose, which drawing reads.
+    std::vector<std::int64_t> attachment_states;
 
     std::vector<IkPose> ik;
     std::vector<TransformPose> transform;
@@ -226,9 +228,10 @@ void update_applied_transform(SkeletonPose& pose, Index bone);
 
 // World vertices of the attachment in `slot`, as Spine's computeWorldVertices does: a region gives 4 corners
 // (8 floats, the runtime's order), a mesh/bounding box/clipping/path all its vertices (deform and weights
-// applied). Writes into `out` (size at least the returned count) and returns the number of floats; 0 for slots
-// without such an attachment (point attachments included). Region corners come from the atlas binding, from the
-// frame the slot's sequence index selects (Spine's Sequence.apply).
+// applied). Writes into `out` (size at least the returned count) and returns the number of floats; 0, writing
+// nothing, for slots without such an attachment (point attachments included), for a region the binding has no frame
+// for, and when `out` is too small. Region corners come from the atlas binding, from the frame the slot's sequence
+// index selects (Spine's Sequence.apply).
 std::uint32_t compute_world_vertices(const SkeletonPose& pose, const AtlasBinding& binding, Index slot,
                                      std::span<float> out);
 
@@ -246,8 +249,8 @@ void compute_vertex_attachment_world(const SkeletonPose& pose, Index slot, Index
 bool skeleton_bounds(const SkeletonPose& pose, const AtlasBinding& binding, float& x, float& y, float& w, float& h);
 
 // The height of the skeleton's setup pose in skin `skin` (k_none: none, the default skin's attachments) in world units
-// (skeleton_bounds after the setup pose and a world update), at least 1: what tools scale by to show characters a
-// given number of pixels tall. A skin index that names no skin is taken as none.
+// (skeleton_bounds after the setup pose and a world update), at least 1 (1 also where the height is not a number): what
+// tools scale by to show characters a given number of pixels tall. A skin index that names no skin is taken as none.
 float setup_pose_height(const SkeletonData& data, const AtlasBinding& binding, Index skin = k_none);
 
 }  // namespace spinegpu
