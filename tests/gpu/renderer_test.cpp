@@ -427,16 +427,39 @@ constexpr const char* k_dense_triangle_skeleton = R"({"skeleton": {"spine": "4.2
                 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2, 0,1,2],
   "vertices": [-40,-40, 40,-40, 40,40]}}}}]})";
 
+// The dense mesh's skeleton, its atlas of one 16 x 16 page, and their binding.
+struct DenseType {
+    SkeletonData data;
+    Atlas atlas;
+    AtlasBinding binding;
+};
+
+// Loads DenseType; null after recording a failure.
+std::unique_ptr<DenseType> load_dense_type() {
+    Result<SkeletonData> data = load_skeleton_json(k_dense_triangle_skeleton, "dense.json");
+    if (!data) {
+        ADD_FAILURE() << data.error().message();
+        return nullptr;
+    }
+    Result<Atlas> atlas = parse_atlas("dense.png\nsize: 16, 16\nm\n  bounds: 0, 0, 16, 16\n", "dense.atlas");
+    if (!atlas) {
+        ADD_FAILURE() << atlas.error().message();
+        return nullptr;
+    }
+    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
+    if (!binding) {
+        ADD_FAILURE() << binding.error().message();
+        return nullptr;
+    }
+    return std::make_unique<DenseType>(DenseType{std::move(*data), std::move(*atlas), std::move(*binding)});
+}
+
 TEST(Renderer, a_frame_whose_output_indices_pass_the_storage_range_is_refused_naming_the_indices) {
     // The output vertices fit in the range; the output indices fit at exactly their size and are refused one byte
     // below it, on both paths that write them, naming the indices and their bytes.
-    Result<SkeletonData> data = load_skeleton_json(k_dense_triangle_skeleton, "dense.json");
-    ASSERT_TRUE(data.ok()) << data.error().message();
-    Result<Atlas> atlas = parse_atlas("dense.png\nsize: 16, 16\nm\n  bounds: 0, 0, 16, 16\n", "dense.atlas");
-    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
-    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
-    ASSERT_TRUE(binding.ok()) << binding.error().message();
-    SkeletonPose pose = create_pose(*data);
+    std::unique_ptr<DenseType> dense = load_dense_type();
+    ASSERT_NE(dense, nullptr);
+    SkeletonPose pose = create_pose(dense->data);
     update_world_transform(pose, Physics::none);
     constexpr std::uint64_t k_characters = 4, k_indices = 4 * 40 * 3;
     const std::uint64_t index_bytes = k_indices * 4, vertex_bytes = k_characters * 3 * sizeof(GpuOutVertex);
@@ -449,7 +472,8 @@ TEST(Renderer, a_frame_whose_output_indices_pass_the_storage_range_is_refused_na
         page.rgba.assign(16 * 16 * 4, 255);
         std::vector<Image> pages;
         pages.push_back(std::move(page));
-        Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, std::move(pages), "dense");
+        Result<std::uint32_t> type =
+            renderer->add_skeleton_type(dense->data, dense->atlas, dense->binding, std::move(pages), "dense");
         ASSERT_TRUE(type.ok()) << type.error().message();
         const std::vector<CharacterDraw> characters(k_characters, CharacterDraw{&pose, *type, Color{}});
         for (const RenderPath path : {RenderPath::gpu, RenderPath::gpu_tiles}) {
@@ -478,12 +502,8 @@ TEST(Renderer, a_frame_whose_output_indices_pass_the_storage_range_is_refused_na
 // Page images that do not match the atlas are refused by name before anything is kept: too few, one of no pixels
 // (0 x 0), one whose bytes are not its size's RGBA8. The same type with fitting pages is then added and drawn.
 TEST(Renderer, page_images_that_do_not_fit_the_atlas_are_refused_naming_the_page) {
-    Result<SkeletonData> data = load_skeleton_json(k_dense_triangle_skeleton, "dense.json");
-    ASSERT_TRUE(data.ok()) << data.error().message();
-    Result<Atlas> atlas = parse_atlas("dense.png\nsize: 16, 16\nm\n  bounds: 0, 0, 16, 16\n", "dense.atlas");
-    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
-    Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
-    ASSERT_TRUE(binding.ok()) << binding.error().message();
+    std::unique_ptr<DenseType> dense = load_dense_type();
+    ASSERT_NE(dense, nullptr);
     SPINEGPU_REQUIRE_RENDERER(renderer);
     auto page_of = [](std::uint32_t width, std::uint32_t height, std::size_t bytes) {
         Image page;
@@ -493,7 +513,8 @@ TEST(Renderer, page_images_that_do_not_fit_the_atlas_are_refused_naming_the_page
         return page;
     };
     auto refusal = [&](std::vector<Image> pages) {
-        Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, std::move(pages), "dense");
+        Result<std::uint32_t> type =
+            renderer->add_skeleton_type(dense->data, dense->atlas, dense->binding, std::move(pages), "dense");
         return type ? std::string("added") : type.error().message();
     };
     EXPECT_NE(refusal({}).find("dense: pages: the atlas has 1 pages but 0 images were given"), std::string::npos)
@@ -508,10 +529,11 @@ TEST(Renderer, page_images_that_do_not_fit_the_atlas_are_refused_naming_the_page
         << message;
     std::vector<Image> fitting;
     fitting.push_back(page_of(16, 16, 16 * 16 * 4));
-    Result<std::uint32_t> type = renderer->add_skeleton_type(*data, *atlas, *binding, std::move(fitting), "dense");
+    Result<std::uint32_t> type =
+        renderer->add_skeleton_type(dense->data, dense->atlas, dense->binding, std::move(fitting), "dense");
     ASSERT_TRUE(type.ok()) << type.error().message();
     EXPECT_EQ(*type, 0u) << "a refused type was kept";
-    SkeletonPose pose = create_pose(*data);
+    SkeletonPose pose = create_pose(dense->data);
     update_world_transform(pose, Physics::none);
     const CharacterDraw character{&pose, *type, Color{}};
     ASSERT_TRUE(renderer->draw({&character, 1}, Camera2D{1, 80, 80}, k_width, k_height, k_background,
