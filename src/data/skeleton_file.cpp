@@ -3,6 +3,19 @@
 
 namespace spinegpu {
 
+namespace {
+
+// Whether `b` starts as a binary export does: an 8-byte hash (any bytes, '{' among them), then the version string,
+// its length + 1 in one byte and its text a digit and a dot ("4.2.xx"). A JSON skeleton never does: its ninth byte
+// is text or a blank, and a blank there is followed by a quote or a brace.
+bool starts_as_binary(const std::vector<std::uint8_t>& b) {
+    if (b.size() < 11) return false;
+    const std::uint8_t length_plus_one = b[8];
+    return length_plus_one >= 3 && length_plus_one <= 33 && b[9] >= '0' && b[9] <= '9' && b[10] == '.';
+}
+
+}  // namespace
+
 Result<SkeletonData> load_skeleton_file(const std::string& path, const SkeletonLoadOptions& options) {
     Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path);
     if (!bytes) return bytes.error();
@@ -11,7 +24,7 @@ Result<SkeletonData> load_skeleton_file(const std::string& path, const SkeletonL
     if (b.size() >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) i = 3;  // UTF-8 byte order mark
     while (i < b.size() && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) ++i;
     if (i == b.size()) return make_error(path, "", "the file is empty (no skeleton in it)");
-    if (b[i] == '{') {
+    if (b[i] == '{' && !starts_as_binary(b)) {
         std::string_view text(reinterpret_cast<const char*>(b.data()), b.size());
         return load_skeleton_json(text, path, options);
     }

@@ -315,6 +315,21 @@ int run_bench(int argc, char** argv) {
             (std::string_view(flag) == "--width" ? setup.width : setup.height) = *n;
         }
     }
+    if (std::optional<std::string> text = args->get("--character-pixels")) {
+        const std::optional<std::uint32_t> n = parse_whole(text, 1, 4096);
+        if (!n) return usage("--character-pixels needs an integer from 1 to 4096, got \"" + *text + "\"");
+        setup.character_pixels = static_cast<float>(*n);
+    }
+    if (std::optional<std::string> text = args->get("--offscreen")) {
+        const std::optional<std::uint32_t> n = parse_whole(text, 0, 10'000'000);
+        if (!n) return usage("--offscreen needs an integer from 0 to 10000000, got \"" + *text + "\"");
+        setup.offscreen = *n;
+    }
+    if (std::optional<std::string> text = args->get("--walk")) {
+        const std::optional<std::uint32_t> n = parse_whole(text, 0, 100'000);
+        if (!n) return usage("--walk needs an integer from 0 to 100000 (pixels a second), got \"" + *text + "\"");
+        setup.walk_pixels = static_cast<float>(*n);
+    }
 
     // The paths asked for, in the table's order; each must be known and built.
     std::vector<const PathEntry*> paths;
@@ -339,11 +354,6 @@ int run_bench(int argc, char** argv) {
                                      "cpu, gpu-vertex, gpu-tiles), and --paths update times the runtime alone\n", flag);
 
     setup.device = args->get("--device").value_or("");
-    if (std::optional<std::string> text = args->get("--character-pixels")) {
-        const std::optional<std::uint32_t> n = parse_whole(text, 1, 4096);
-        if (!n) return usage("--character-pixels needs an integer from 1 to 4096, got \"" + *text + "\"");
-        setup.character_pixels = static_cast<float>(*n);
-    }
     PageBudget budget;
     Result<SkeletonAssets> assets = load_skeleton_assets(*skeleton_path, *atlas_path, budget);
     if (!assets) {
@@ -369,16 +379,6 @@ int run_bench(int argc, char** argv) {
     const bool json = args->has("--json");
     setup.update_in_pack = args->has("--update-in-pack");
     setup.skip_offscreen = args->has("--skip-offscreen");
-    if (std::optional<std::string> text = args->get("--offscreen")) {
-        const std::optional<std::uint32_t> n = parse_whole(text, 0, 10'000'000);
-        if (!n) return usage("--offscreen needs an integer from 0 to 10000000, got \"" + *text + "\"");
-        setup.offscreen = *n;
-    }
-    if (std::optional<std::string> text = args->get("--walk")) {
-        const std::optional<std::uint32_t> n = parse_whole(text, 0, 100'000);
-        if (!n) return usage("--walk needs an integer from 0 to 100000 (pixels a second), got \"" + *text + "\"");
-        setup.walk_pixels = static_cast<float>(*n);
-    }
     std::vector<BenchRow> rows;
     for (std::size_t count : counts) {
         const std::size_t first = rows.size();

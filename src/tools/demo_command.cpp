@@ -34,6 +34,7 @@ int run_demo(int argc, char** argv) {
     if (!args) return usage_error(error);
     if (!args->positional().empty()) return usage_error("unexpected argument \"" + args->positional()[0] + "\"");
     if (std::optional<std::string> dir = args->get("--export")) {
+        if (dir->empty()) return usage_error("--export needs a folder's path, not an empty one");
         for (const char* flag : {"--out", "--characters", "--frames", "--device", "--validation"})
             if (args->has(flag)) return usage_error(std::string(flag) + " draws a crowd; --export only writes the rig");
         if (Result<void> written = write_demo_rig(*dir, false); !written) {
@@ -48,6 +49,7 @@ int run_demo(int argc, char** argv) {
     std::optional<std::uint32_t> frames = args->whole("--frames", 1, 10000, 30u);
     if (!frames) return usage_error("--frames needs a whole number from 1 to 10000");
     const std::string out = args->get("--out").value_or("out");
+    if (out.empty()) return usage_error("--out needs a folder's path, not an empty one");
 
     // The rig, loaded from memory, described with its load times.
     const EmbeddedFile* json = find_demo_rig_file(".json");
@@ -105,6 +107,7 @@ int run_demo(int argc, char** argv) {
     }
     std::printf("%-5s %10s %10s %9s %10s %9s %12s %10s\n", "path", "characters", "update ms", "pack ms", "record ms",
                 "GPU ms", "bytes/frame", "triangles");
+    std::uint32_t timed_frames = 0;  // (the medians leave out the first frames: SceneRenderReport::timed_frames)
     for (gpu::RenderPath path : {gpu::RenderPath::gpu, gpu::RenderPath::cpu}) {
         options.path = path;
         options.write_images = false;
@@ -113,12 +116,13 @@ int run_demo(int argc, char** argv) {
             std::fprintf(stderr, "spinegpu demo: %s\n", report.error().message().c_str());
             return 1;
         }
+        timed_frames = report->timed_frames;
         std::printf("%-5s %10u %10.3f %9.3f %10.3f %9.3f %12llu %10u\n", path == gpu::RenderPath::gpu ? "gpu" : "cpu",
                     report->characters, report->update_ms, report->pack_ms, report->record_ms, report->gpu_ms,
                     static_cast<unsigned long long>(report->bytes_uploaded), report->triangles);
     }
-    std::printf("(device: %s; medians over %u frames; update is the runtime on one thread)\n",
-                written->device.c_str(), *frames);
+    std::printf("(device: %s; medians over the last %u of %u frames; update is the runtime on one thread)\n",
+                written->device.c_str(), timed_frames, *frames);
     std::printf("\nwrote %s/demo.png and %u frames in %s/demo-frames/\n", out.c_str(), *frames, out.c_str());
     std::printf("with a display, `spinegpu view --characters %u` plays this crowd live in a window\n", *characters);
     return 0;

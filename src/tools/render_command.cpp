@@ -33,7 +33,9 @@ std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
         field.erase(0, field.find_first_not_of(' '));
         field.erase(field.find_last_not_of(' ') + 1);
         std::optional<double> v = parse_number(field);
-        if (!v) return std::nullopt;
+        // The bounds hold for the number as written, and for the float it rounds to (1e9 + 1 rounds to 1e9).
+        const double bound = i == 0 ? k_render_camera.max_scale : k_render_camera.max_offset;
+        if (!v || !(std::fabs(*v) <= bound)) return std::nullopt;
         *fields[i] = static_cast<float>(*v);
         start = end + 1;
     }
@@ -94,8 +96,8 @@ int run_render(int argc, char** argv) {
     if (!skeleton_path || !atlas_path) return usage("--skeleton and --atlas are required");
     if (args->has("--frames")) return usage("--frames is for --scene; one skeleton is drawn after --steps");
     if (args->has("--animation") == args->has("--schedule")) return usage("give one of --animation and --schedule");
-    std::optional<std::uint32_t> steps = args->whole("--steps", 0, 1u << 30, 60u);
-    if (!steps) return usage("--steps needs a whole number from 0 to 1073741824");
+    std::optional<std::uint32_t> steps = args->whole("--steps", 0, 4294967295u, 60u);  // (as pose's)
+    if (!steps) return usage("--steps needs a whole number from 0 to 4294967295");
     std::optional<double> dt = args->has("--dt") ? parse_number(*args->get("--dt")) : 0.016666666666666666;
     if (!dt || !(*dt >= 0) || *dt > 3600) return usage("--dt needs a number of seconds from 0 to 3600");
     std::optional<std::uint32_t> width = parse_whole(args->get("--width"), 1, 16384);
@@ -145,8 +147,8 @@ int run_render(int argc, char** argv) {
 
     SchedulePlayer player(data, *schedule, skin);
     CameraFit fit;
-    for (std::uint32_t step = 1; step <= *steps; ++step) {
-        player.run_step(step, *dt);
+    for (std::uint64_t step = 1; step <= *steps; ++step) {  // (a 32-bit counter would wrap at the largest --steps)
+        player.run_step(static_cast<std::uint32_t>(step), *dt);
         player.state.notifications.clear();
         if (!camera) fit.add(player.pose, assets->binding);
     }

@@ -46,12 +46,14 @@ public:
         return e;
     }
     // Fails on the first member that no getter asked for (a misspelt key would otherwise be ignored), except
-    // "comment", free text.
+    // "comment", free text (a string).
     void check_keys() {
         for (auto [key, value] : object_) {
-            (void)value;
-            if (key != "comment" && std::find(known_.begin(), known_.end(), key) == known_.end())
+            if (key == "comment") {
+                if (!value.is_string()) return fail(key, "must be a string (free text)");
+            } else if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
                 return fail(key, "unknown key");
+            }
         }
     }
     void number_field(std::string_view key, float& out, double low, double high) {

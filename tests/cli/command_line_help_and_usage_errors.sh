@@ -73,13 +73,13 @@ for steps in 1e20 4294967296 -1 2.5; do
 done
 expect_usage "--every needs a whole number from 1 to 4294967295" pose --skeleton "$rig" --atlas "$atlas" \
   --animation a --every 0
-expect_usage "--steps needs a whole number from 0 to 1073741824" render --skeleton "$rig" --atlas "$atlas" \
-  --animation a --steps 2147483647 --width 8 --height 8 --fit --out "$tmp/x.png"
+expect_usage "--steps needs a whole number from 0 to 4294967295" render --skeleton "$rig" --atlas "$atlas" \
+  --animation a --steps 4294967296 --width 8 --height 8 --fit --out "$tmp/x.png"
 expect_usage "--characters needs whole numbers from 1 to 10000000" bench --skeleton "$rig" --atlas "$atlas" \
   --characters 100000000
 # Numbers are decimal digits: no hexadecimal, no fraction, no exponent where a whole number is asked for.
 for steps in 0x10 5.0 1e3 " 5" +5; do
-  expect_usage "--steps needs a whole number from 0 to 1073741824" render --skeleton "$rig" --atlas "$atlas" \
+  expect_usage "--steps needs a whole number from 0 to 4294967295" render --skeleton "$rig" --atlas "$atlas" \
     --animation a --steps "$steps" --width 8 --height 8 --fit --out "$tmp/x.png"
 done
 expect_usage "--dt needs a number of seconds" pose --skeleton "$rig" --atlas "$atlas" --animation a --dt 0x1p-4
@@ -87,6 +87,14 @@ expect_usage "--dt needs a number of seconds" pose --skeleton "$rig" --atlas "$a
 expect_usage "--characters needs a whole number from 1 to 100000" demo --characters 100001 --out "$tmp/demo"
 expect_usage "--frames needs a whole number from 1 to 10000" demo --frames 0 --out "$tmp/demo"
 expect_usage "--characters draws a crowd; --export only writes the rig" demo --export "$tmp/rig2" --characters 5
+# An empty folder path is refused (it wrote into the current folder and printed paths from the root).
+expect_usage "--out needs a folder's path, not an empty one" demo --out ""
+expect_usage "--export needs a folder's path, not an empty one" demo --export ""
+# bench checks its numbers before loading anything: a usage error, not the missing file's.
+expect_usage "--walk needs an integer from 0 to 100000" bench --skeleton "$tmp/missing.skel" --atlas "$atlas" \
+  --characters 10 --paths gpu --walk abc
+expect_usage "--offscreen needs an integer from 0 to 10000000" bench --skeleton "$tmp/missing.skel" \
+  --atlas "$atlas" --characters 10 --paths gpu --offscreen -1
 # Options that the asked-for work would ignore are refused.
 expect_usage "--width and --height go together" bench --skeleton "$rig" --atlas "$atlas" --characters 1 \
   --paths gpu --width 640
@@ -110,7 +118,7 @@ expect_usage "--out needs a folder's path, not an empty one" render --scene "$tm
 err=$("$bin" info "" 2>&1 >/dev/null); [ $? -eq 1 ] && [[ $err == *'"": cannot open: the path is empty'* ]] ||
   fail "info \"\": $err"
 # A camera within float range and the close-ups' needs: 1e39 overflowed a float and drew nothing, with exit code 0.
-for camera in 1e39,0,0 2e7,0,0 1,2e9,0 1,0,-2e9 0,0,0; do
+for camera in 1e39,0,0 2e7,0,0 1,2e9,0 1,0,-2e9 0,0,0 1,2,1000000001 10000001,0,0; do
   expect_usage "--camera needs SCALE,OX,OY: SCALE above 0 up to 1e7" render --skeleton "$rig" --atlas "$atlas" \
     --animation a --width 8 --height 8 --camera $camera --out "$tmp/x.png"
 done

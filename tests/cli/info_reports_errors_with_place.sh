@@ -27,6 +27,14 @@ printf '\x01\x02\x03\x04\x05\x06\x07\x08\x07\x34\x2e\x32\x2e\x32\x32' > "$tmp/ga
 if err=$("$bin" info "$tmp/garbage.skel" 2>&1 >/dev/null); then fail "garbage binary accepted"; fi
 [[ $err == *"garbage.skel"* && $err == *"byte"* ]] || fail "binary error lacks file or byte offset: $err"
 
+# A binary export whose hash begins with '{' (1 in 256 do) is read as binary, not as JSON.
+ex=$2/raptor/raptor-pro.skel
+if [ -f "$ex" ]; then
+  { printf '{'; tail -c +2 "$ex"; } > "$tmp/brace.skel"
+  out=$("$bin" info "$tmp/brace.skel" 2>&1) || fail "a binary export starting with '{' is refused: $out"
+  [[ $out == *"bones"* ]] || fail "brace.skel: no description: $out"
+fi
+
 # An empty or blank file (JSON or binary) says so, not that a binary header ended early.
 printf '' > "$tmp/empty.json"
 printf ' \n\t\n' > "$tmp/blank.skel"

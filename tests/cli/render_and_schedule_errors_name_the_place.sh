@@ -43,6 +43,8 @@ expect_error layer 'characters[0].layer: must be a whole number' \
 expect_error misspelt 'scene.widht: unknown key' "{\"widht\": 64, \"types\": [$type], \"characters\": []}"
 expect_error bogus 'characters[0].flipx: unknown key' \
   "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"flipx\": true}]}"
+expect_error comment 'characters[0].comment: must be a string (free text)' \
+  "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"comment\": 5}]}"
 # A key given twice (JSON leaves the choice to the reader): refused, not silently the first or the last.
 expect_error twice-name 'types[0].name: appears twice' \
   '{"types": [{"name": "boy", "skeleton": "boy.json", "atlas": "boy.atlas", "name": "girl"}], "characters": []}'

@@ -29,7 +29,8 @@ Result<SkeletonData> load_skeleton_json(std::string_view json, const std::string
 Result<SkeletonData> load_skeleton_binary(std::span<const std::uint8_t> bytes, const std::string& file,
                                           const SkeletonLoadOptions& options = {});
 
-// Reads `path` and parses it as JSON when its first non-blank byte (after a UTF-8 byte order mark) is '{', as
+// Reads `path` and parses it as JSON when its first non-blank byte (after a UTF-8 byte order mark) is '{' and it does
+// not start as a binary export does (an 8-byte hash, which may begin with '{', then a version string "4.2..."), as
 // binary otherwise; a file with nothing but blanks is an error that says it is empty.
 Result<SkeletonData> load_skeleton_file(const std::string& path, const SkeletonLoadOptions& options = {});
 
