@@ -236,6 +236,10 @@ Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas
                 bind_mesh_uvs(skeleton.float_span(region_uvs), region, page, binding.mesh_uvs);
                 bound.mesh_uvs.count = static_cast<std::uint32_t>(binding.mesh_uvs.size()) - bound.mesh_uvs.offset;
             }
+            if (binding.regions.size() == k_max_binding_regions)
+                return fail("frame " + std::to_string(f) + " of attachment \"" + std::string(name) +
+                            "\" passes the limit of " + std::to_string(k_max_binding_regions) +
+                            " frames bound over all attachments");
             binding.regions.push_back(bound);
         }
     }

@@ -10,10 +10,38 @@
 #include <cstdio>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "spinegpu/core/file.hpp"
+
+// stb_image's allocations, each refused past a limit set while an image decodes: a PNG's compressed data may inflate
+// to far more than its header's size needs (a file of 2 MB with a 1 x 1 header made stb_image grow its buffer to 2
+// GB), and stb_image's inflater grows its buffer to whatever the stream holds.
+namespace spinegpu::image_limit {
+// The most bytes one allocation may take on this thread; 0: no limit (outside decode_image).
+inline thread_local std::size_t bytes = 0;
+// Whether an allocation was refused since the limit was set.
+inline thread_local bool refused = false;
+inline void* allocate(std::size_t size) {
+    if (bytes != 0 && size > bytes) {
+        refused = true;
+        return nullptr;
+    }
+    return std::malloc(size);
+}
+inline void* reallocate(void* p, std::size_t size) {
+    if (bytes != 0 && size > bytes) {
+        refused = true;
+        return nullptr;
+    }
+    return std::realloc(p, size);
+}
+}  // namespace spinegpu::image_limit
+#define STBI_MALLOC(size) ::spinegpu::image_limit::allocate(size)
+#define STBI_REALLOC(p, size) ::spinegpu::image_limit::reallocate(p, size)
+#define STBI_FREE(p) std::free(p)
 
 #define STBI_ONLY_PNG
 #define STBI_NO_STDIO
@@ -122,8 +150,19 @@ std::string stbi_failure() {
 Result<ImageSize> header_size(std::span<const std::uint8_t> bytes, const std::string& file) {
     int width = 0, height = 0, channels = 0;
     stbi_forget_failure();
-    if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &width, &height, &channels))
+    if (!stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &width, &height, &channels)) {
+        // stb_image says only "unknown image type" for a PNG too large for it: read the size from the IHDR chunk
+        // (after the signature, its length and type) to say so.
+        static constexpr std::uint8_t k_png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+        if (bytes.size() >= 24 && std::memcmp(bytes.data(), k_png, 8) == 0 && std::memcmp(&bytes[12], "IHDR", 4) == 0) {
+            const std::uint32_t w = u32_at(bytes, 16), h = u32_at(bytes, 20);
+            if (w > static_cast<std::uint32_t>(k_max_dimension) || h > static_cast<std::uint32_t>(k_max_dimension))
+                return make_error(file, "", "cannot decode image: " + std::to_string(w) + "x" + std::to_string(h) +
+                                                " is larger than " + std::to_string(k_max_dimension) + "x" +
+                                                std::to_string(k_max_dimension));
+        }
         return make_error(file, "", stbi_failure());
+    }
     if (width <= 0 || height <= 0 || width > k_max_dimension || height > k_max_dimension)
         return make_error(file, "", "cannot decode image: " + std::to_string(width) + "x" + std::to_string(height) +
                                         " is larger than " + std::to_string(k_max_dimension) + "x" +
@@ -145,11 +184,24 @@ Result<Image> decode_image(std::span<const std::uint8_t> input, const std::strin
     Result<std::span<const std::uint8_t>> bytes = readable_bytes(input, file, cleaned);
     if (!bytes) return bytes.error();
     // The header first, so that an absurd size is rejected before anything is allocated.
-    if (Result<ImageSize> size = header_size(*bytes, file); !size) return size.error();
+    Result<ImageSize> size = header_size(*bytes, file);
+    if (!size) return size.error();
+    // No allocation past four times the largest raw image the header allows (16-bit RGBA, a filter byte per row;
+    // an interlaced image's passes add a little, and the inflater doubles its buffer), and at least 1 MiB.
+    const ImageSize& header = *size;
+    const std::size_t raw = std::size_t{header.width} * header.height * 8 + header.height;
+    const std::size_t limit = std::max<std::size_t>(4 * raw, std::size_t{1} << 20);
+    image_limit::bytes = limit;
+    image_limit::refused = false;
     int width = 0, height = 0, channels = 0;
     stbi_forget_failure();
     stbi_uc* pixels =
         stbi_load_from_memory(bytes->data(), static_cast<int>(bytes->size()), &width, &height, &channels, 4);
+    image_limit::bytes = 0;
+    if (!pixels && image_limit::refused)
+        return make_error(file, "", "cannot decode image: its compressed data inflates to more than its " +
+                                        std::to_string(header.width) + "x" + std::to_string(header.height) +
+                                        " pixels need (past " + std::to_string(limit) + " bytes)");
     if (!pixels) return make_error(file, "", stbi_failure());
     Image image;
     image.width = static_cast<std::uint32_t>(width);

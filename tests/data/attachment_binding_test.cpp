@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -460,6 +461,34 @@ TEST(AttachmentBinding, long_sequence_on_a_big_mesh_fails_before_its_uvs_are_all
     Result<AtlasBinding> binding = bind_atlas(b.finish(), atlas);
     ASSERT_FALSE(binding.ok());
     EXPECT_NE(binding.error().what.find("1000 frames of 131072 floats) pass the limit"), std::string::npos)
+        << binding.error().what;
+}
+
+TEST(AttachmentBinding, many_attachments_sharing_a_long_sequence_fail_at_the_limit_of_frames_bound) {
+    // Each attachment alone is bound frame by frame; 21 of them, each 50,000 frames of the atlas's 50,000 regions,
+    // would bind 1,050,000 frames (84 MB), past k_max_binding_regions: the 21st fails when the limit is reached.
+    std::string text = "p.png\nsize: 64, 64\n";
+    constexpr int k_frames = 50000;
+    for (int f = 0; f < k_frames; ++f) {
+        char region[48];
+        std::snprintf(region, sizeof region, "p%05d\n  bounds: 0, 0, 1, 1\n", f);
+        text += region;
+    }
+    Result<Atlas> atlas = parse_atlas(text, "long.atlas");
+    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
+    SkeletonBuilder b;
+    for (int a = 0; a < 21; ++a) {
+        Index wing = b.region("wing" + std::to_string(a), "p", 0, 0, 1, 1);
+        b.data.attachments[static_cast<std::size_t>(wing)].sequence = b.sequence(k_frames, 0, 5);
+    }
+    ASSERT_GT(21u * k_frames, k_max_binding_regions);
+    ASSERT_LE(20u * k_frames, k_max_binding_regions);
+    Result<AtlasBinding> binding = bind_atlas(b.finish(), *atlas);
+    ASSERT_FALSE(binding.ok());
+    const std::size_t frame = k_max_binding_regions - 20 * k_frames;
+    EXPECT_NE(binding.error().what.find("frame " + std::to_string(frame) + " of attachment \"wing20\" passes the "
+                                        "limit of " + std::to_string(k_max_binding_regions) + " frames"),
+              std::string::npos)
         << binding.error().what;
 }
 

@@ -194,6 +194,75 @@ TEST(Image, a_stream_stb_image_fails_without_a_reason_gives_this_files_own_error
     ASSERT_TRUE(image_size(b, "reserved.png").ok());  // the header itself is sound
 }
 
+// A zlib stream (fixed-Huffman deflate) that inflates to `zeros` zero bytes: one literal, then copies of 258 bytes
+// at distance 1, then literals for the rest. (No Adler-32 check: stb_image does not read it.)
+std::vector<std::uint8_t> zlib_zeros(std::size_t zeros) {
+    std::vector<std::uint8_t> out = {0x78, 0x01};
+    std::uint32_t bits = 0;
+    int count = 0;
+    auto put = [&](std::uint32_t value, int n) {  // LSB first
+        for (int i = 0; i < n; ++i) {
+            bits |= ((value >> i) & 1u) << count;
+            if (++count == 8) {
+                out.push_back(static_cast<std::uint8_t>(bits));
+                bits = 0;
+                count = 0;
+            }
+        }
+    };
+    auto huffman = [&](std::uint32_t code, int n) {  // Huffman codes go most significant bit first
+        for (int i = n - 1; i >= 0; --i) put((code >> i) & 1u, 1);
+    };
+    put(1, 1);  // the final block
+    put(1, 2);  // fixed Huffman codes
+    std::size_t left = zeros;
+    auto literal_zero = [&] {
+        huffman(0x30, 8);  // literal 0
+        --left;
+    };
+    if (left > 0) literal_zero();
+    while (left >= 258) {
+        huffman(0xC5, 8);  // length 258 (code 285)
+        huffman(0, 5);     // distance 1
+        left -= 258;
+    }
+    while (left > 0) literal_zero();
+    huffman(0, 7);  // end of block
+    if (count > 0) out.push_back(static_cast<std::uint8_t>(bits));
+    out.insert(out.end(), {0, 0, 0, 0});
+    return out;
+}
+
+// A 1 x 1 RGBA PNG whose one IDAT chunk holds `idat` (its CRC left 0: stb_image does not check it).
+std::vector<std::uint8_t> one_pixel_png(const std::vector<std::uint8_t>& idat) {
+    std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                                     0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0, 0, 0, 0};
+    const auto length = static_cast<std::uint32_t>(idat.size());
+    for (int k = 0; k < 4; ++k) png.push_back(static_cast<std::uint8_t>(length >> (24 - 8 * k)));
+    png.insert(png.end(), {'I', 'D', 'A', 'T'});
+    png.insert(png.end(), idat.begin(), idat.end());
+    png.insert(png.end(), {0, 0, 0, 0, 0, 0, 0, 12, 'I', 'E', 'N', 'D', 0, 0, 0, 0});
+    return png;
+}
+
+TEST(Image, compressed_data_that_inflates_past_what_the_header_needs_is_refused_before_it_is_allocated) {
+    // A 1 x 1 image needs 5 bytes inflated (a filter byte and one pixel): those decode. 16 MiB of zeros behind the
+    // same header (106 kB of file) are refused once the inflater's buffer would pass the limit, instead of being
+    // allocated (a 2 MB file made stb_image allocate 2 GB).
+    Result<Image> pixel = decode_image(one_pixel_png(zlib_zeros(5)), "pixel.png");
+    ASSERT_TRUE(pixel.ok()) << pixel.error().message();
+    EXPECT_EQ(pixel->width, 1u);
+    EXPECT_EQ(pixel->rgba, std::vector<std::uint8_t>(4, 0));
+    const std::vector<std::uint8_t> bomb = one_pixel_png(zlib_zeros(std::size_t{16} << 20));
+    ASSERT_LT(bomb.size(), std::size_t{110000});
+    Result<Image> decoded = decode_image(bomb, "bomb.png");
+    ASSERT_FALSE(decoded.ok());
+    EXPECT_EQ(decoded.error().file, "bomb.png");
+    EXPECT_NE(decoded.error().message().find("inflates to more than its 1x1 pixels need"), std::string::npos)
+        << decoded.error().message();
+    ASSERT_TRUE(decode_image(one_pixel_png(zlib_zeros(5)), "again.png").ok());  // the limit is lifted after
+}
+
 TEST(Image, rejects_images_larger_than_16384) {
     // A PNG signature and an IHDR for a 20000 x 20000 RGBA image, nothing else.
     std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
@@ -201,6 +270,11 @@ TEST(Image, rejects_images_larger_than_16384) {
     Result<Image> image = decode_image(png, "huge.png");
     ASSERT_FALSE(image.ok());
     EXPECT_EQ(image.error().file, "huge.png");
+    EXPECT_NE(image.error().what.find("20000x20000 is larger than 16384x16384"), std::string::npos)
+        << image.error().what;
+    Result<ImageSize> size = image_size(png, "huge.png");
+    ASSERT_FALSE(size.ok());
+    EXPECT_EQ(size.error().what, image.error().what);
 }
 
 TEST(Image, write_rejects_inconsistent_pixels) {

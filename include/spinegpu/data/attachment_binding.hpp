@@ -6,7 +6,9 @@
 // and premultiplied). A missing region is an error naming the attachment, the skin and the atlas.
 //
 // Numbers match the official runtime's: computed in double from the atlas's integers and rounded to float once
-// (bit-identical for binary exports; JSON exports differ by the float rounding of the model's values). A sequence
+// (bit-identical for binary exports loaded at scale 1; JSON exports differ by the float rounding of the model's values,
+// and so do exports loaded at another scale, whose scaled values the loaders round to float where the official
+// runtime keeps doubles). A sequence
 // frame's region is named path + (start + i) zero-padded to `digits`; each frame gets its own offsets and UVs, as
 // the runtime recomputes them when a sequence shows that frame.
 #pragma once
@@ -45,6 +47,9 @@ struct AtlasBinding {
 // Most floats AtlasBinding::mesh_uvs may hold (every frame of every mesh gets its own UVs, so a long sequence on a
 // big mesh multiplies); past it binding fails instead of allocating gigabytes.
 inline constexpr std::size_t k_max_binding_uvs = std::size_t{1} << 26;
+// Most frames AtlasBinding::regions may hold, over all attachments (many attachments may share one long sequence);
+// past it binding fails instead of allocating gigabytes.
+inline constexpr std::size_t k_max_binding_regions = std::size_t{1} << 20;
 
 // Binds every region and mesh attachment of `skeleton` to `atlas`. Fails when a region is missing (what:
 // `region "head" (attachment "head") not found in atlas ATLAS`, where: the skin and slot holding it), lies on a

@@ -31,8 +31,9 @@ struct ImageSize {
 Result<ImageSize> image_size(std::span<const std::uint8_t> bytes, const std::string& file);
 
 // Decodes a PNG from memory to RGBA8 (any channel count or bit depth is converted; other formats are errors).
-// `file` names the source in errors, which carry stb_image's reason. Safe for untrusted input; images over
-// k_max_image_dimension on a side are rejected before their pixels are allocated.
+// `file` names the source in errors, which carry stb_image's reason (a PNG header past k_max_image_dimension
+// names its size). Safe for untrusted input: images over k_max_image_dimension on a side are rejected before their
+// pixels are allocated, and compressed data that inflates past what the header's size needs before it is.
 Result<Image> decode_image(std::span<const std::uint8_t> bytes, const std::string& file);
 
 // Reads and decodes the image at `path`.
