@@ -153,7 +153,8 @@ std::string sequence_frame_path(std::string_view path, const SequenceData& seque
 Result<AtlasBinding> bind_atlas(const SkeletonData& skeleton, const Atlas& atlas) {
     AtlasBinding binding;
     binding.frames.resize(skeleton.attachments.size());
-    // A missing region is reported with the others missing, so that one run lists what the atlas lacks.
+    // A missing region is reported with the others missing, so that one run lists what the atlas lacks (of a sequence,
+    // its first missing frame).
     std::optional<MissingRegion> first_missing;
     std::vector<std::string> more_missing;
 

@@ -140,7 +140,7 @@ std::optional<Error> read_command(const Context& c, element e, const std::string
         if (key == "step") {
             if (!value.is_int64() && !value.is_uint64()) return c.fail(place, "must be a non-negative integer");
             double step = number(value);
-            if (step < 0 || step > 1e9) return c.fail(place, "must be a non-negative integer");
+            if (step < 0 || step > 1e9) return c.fail(place, "must be an integer in 0..1000000000");
             out.step = static_cast<std::uint32_t>(step);
             has_step = true;
         } else if (key == "track") {

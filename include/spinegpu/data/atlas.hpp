@@ -63,7 +63,9 @@ struct Atlas {
     std::vector<Index> first_region;  // region_names index -> the first region with that name
     std::vector<std::string> all_region_names;  // region i's name (names repeat for indexed regions)
 
-    // Returns the region called `name` (with `index` when >= 0, as sequences ask), or k_none.
+    // Returns the first region called `name`, or with `index` >= 0 the one of that name whose atlas `index` is
+    // `index` (TextureAtlas.findRegion keeps only the first; binding finds sequence frames by name + number), or
+    // k_none.
     Index find_region(std::string_view name, std::int32_t index = -1) const;
 };
 

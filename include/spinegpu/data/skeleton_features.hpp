@@ -25,7 +25,8 @@ struct SkeletonFeatures {
 // Scans the whole skeleton (all skins, all animations).
 SkeletonFeatures analyze_features(const SkeletonData& data);
 
-// Bit (1 << TimelineType) for each timeline type animation `animation` uses.
+// Bit (1 << TimelineType) for each timeline type animation `animation` uses. Precondition: `animation` indexes
+// data.animations.
 std::uint64_t animation_timeline_types(const SkeletonData& data, Index animation);
 
 }  // namespace spinegpu
