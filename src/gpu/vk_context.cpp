@@ -255,8 +255,13 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     auto context = std::make_unique<VkContext>();
     validation = validation || env_flag("SPINEGPU_VALIDATION");
     std::string filter = device_filter;
-    if (filter.empty())
-        if (const char* env = std::getenv("SPINEGPU_DEVICE")) filter = env;
+    const char* filter_from = "";  // where the filter came from, for errors
+    if (filter.empty()) {
+        if (const char* env = std::getenv("SPINEGPU_DEVICE")) {
+            filter = env;
+            filter_from = " (SPINEGPU_DEVICE)";
+        }
+    }
 
     std::uint32_t api = 0;
     if (vkEnumerateInstanceVersion(&api) != VK_SUCCESS || api < VK_API_VERSION_1_2)
@@ -330,7 +335,7 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
         std::string why;
         std::uint32_t family = 0;
         if (!filter.empty() && !name_contains(props.deviceName, filter))
-            why = "name does not contain \"" + filter + "\"";
+            why = "name does not contain \"" + filter + "\"" + filter_from;
         else
             why = check_device(physical, context->surface, family);
         if (!why.empty()) {

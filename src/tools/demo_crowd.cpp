@@ -1,7 +1,9 @@
 // The embedded demo rig's crowd: see demo_crowd.hpp.
 #include "demo_crowd.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <random>
 
@@ -16,12 +18,15 @@ const EmbeddedFile* find_demo_rig_file(std::string_view suffix) {
 Result<void> write_demo_rig(const std::string& dir, bool quiet) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
+    if (ec) return make_error(dir, "", "cannot make the folder: " + ec.message());
     for (const EmbeddedFile& f : demo_rig_files()) {
         std::string path = (std::filesystem::path(dir) / std::string(f.name)).string();
         std::FILE* out = std::fopen(path.c_str(), "wb");
-        const bool written = out != nullptr && std::fwrite(f.bytes.data(), 1, f.bytes.size(), out) == f.bytes.size();
-        if (out != nullptr && std::fclose(out) != 0) return make_error(path, "", "cannot write");
-        if (!written) return make_error(path, "", "cannot write");
+        if (out == nullptr) return make_error(path, "", std::string("cannot write: ") + std::strerror(errno));
+        const bool written = std::fwrite(f.bytes.data(), 1, f.bytes.size(), out) == f.bytes.size();
+        const int write_errno = errno;
+        if (std::fclose(out) != 0 || !written)
+            return make_error(path, "", std::string("cannot write: ") + std::strerror(written ? errno : write_errno));
         if (!quiet) std::printf("wrote %s (%zu bytes)\n", path.c_str(), f.bytes.size());
     }
     return {};
