@@ -17,10 +17,8 @@ namespace spinegpu {
 
 class TbbArena {
 public:
-    // Capped at TBB's default concurrency: TBB has no more workers than that (it warns when asked for more), so
-    // further slots would stay empty.
-    explicit TbbArena(unsigned threads)
-        : arena_(std::min(static_cast<int>(threads), tbb::info::default_concurrency())) {}
+    // `threads` at most tbb_thread_limit() (BatchUpdater caps it): TBB has no more workers than that.
+    explicit TbbArena(unsigned threads) : arena_(static_cast<int>(threads)) {}
     tbb::task_arena& arena() { return arena_; }
 
 private:

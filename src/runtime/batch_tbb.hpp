@@ -8,7 +8,8 @@
 
 namespace spinegpu {
 
-// A task_arena with `threads` slots (the caller's included), or null when this build has no oneTBB. Allocates.
+// A task_arena with `threads` slots (the caller's included; at most tbb_thread_limit()), or null when this build has
+// no oneTBB. Allocates.
 TbbArena* create_tbb_arena(unsigned threads);
 
 // The most threads an arena runs: TBB's default concurrency (the hardware threads it may use), which has no more

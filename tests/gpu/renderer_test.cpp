@@ -434,6 +434,15 @@ struct DenseType {
     AtlasBinding binding;
 };
 
+// A page image of `width` x `height` whose pixel bytes are `bytes` times 255 (4 x width x height when it fits).
+Image white_page(std::uint32_t width, std::uint32_t height, std::size_t bytes) {
+    Image page;
+    page.width = width;
+    page.height = height;
+    page.rgba.assign(bytes, 255);
+    return page;
+}
+
 // Loads DenseType; null after recording a failure.
 std::unique_ptr<DenseType> load_dense_type() {
     Result<SkeletonData> data = load_skeleton_json(k_dense_triangle_skeleton, "dense.json");
@@ -467,11 +476,8 @@ TEST(Renderer, a_frame_whose_output_indices_pass_the_storage_range_is_refused_na
     for (const std::uint64_t cap : {index_bytes, index_bytes - 1}) {
         SCOPED_TRACE("a range of " + std::to_string(cap) + " bytes");
         SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_STORAGE_RANGE", std::to_string(cap).c_str());
-        Image page;
-        page.width = page.height = 16;
-        page.rgba.assign(16 * 16 * 4, 255);
         std::vector<Image> pages;
-        pages.push_back(std::move(page));
+        pages.push_back(white_page(16, 16, 16 * 16 * 4));
         Result<std::uint32_t> type =
             renderer->add_skeleton_type(dense->data, dense->atlas, dense->binding, std::move(pages), "dense");
         ASSERT_TRUE(type.ok()) << type.error().message();
@@ -505,13 +511,6 @@ TEST(Renderer, page_images_that_do_not_fit_the_atlas_are_refused_naming_the_page
     std::unique_ptr<DenseType> dense = load_dense_type();
     ASSERT_NE(dense, nullptr);
     SPINEGPU_REQUIRE_RENDERER(renderer);
-    auto page_of = [](std::uint32_t width, std::uint32_t height, std::size_t bytes) {
-        Image page;
-        page.width = width;
-        page.height = height;
-        page.rgba.assign(bytes, 255);
-        return page;
-    };
     auto refusal = [&](std::vector<Image> pages) {
         Result<std::uint32_t> type =
             renderer->add_skeleton_type(dense->data, dense->atlas, dense->binding, std::move(pages), "dense");
@@ -520,15 +519,15 @@ TEST(Renderer, page_images_that_do_not_fit_the_atlas_are_refused_naming_the_page
     EXPECT_NE(refusal({}).find("dense: pages: the atlas has 1 pages but 0 images were given"), std::string::npos)
         << refusal({});
     std::vector<Image> empty;
-    empty.push_back(page_of(0, 0, 0));
+    empty.push_back(white_page(0, 0, 0));
     EXPECT_NE(refusal(std::move(empty)).find("page image 0 (0 x 0) has no pixels"), std::string::npos);
     std::vector<Image> short_page;
-    short_page.push_back(page_of(16, 16, 16 * 16 * 4 - 1));
+    short_page.push_back(white_page(16, 16, 16 * 16 * 4 - 1));
     const std::string message = refusal(std::move(short_page));
     EXPECT_NE(message.find("page image 0 (16 x 16) holds 1023 bytes of pixels; RGBA8 needs 1024"), std::string::npos)
         << message;
     std::vector<Image> fitting;
-    fitting.push_back(page_of(16, 16, 16 * 16 * 4));
+    fitting.push_back(white_page(16, 16, 16 * 16 * 4));
     Result<std::uint32_t> type =
         renderer->add_skeleton_type(dense->data, dense->atlas, dense->binding, std::move(fitting), "dense");
     ASSERT_TRUE(type.ok()) << type.error().message();
