@@ -326,6 +326,8 @@ struct Renderer::Impl {
     // types' pages when not.
     Result<void> check_page_array(std::uint32_t w, std::uint32_t h, std::uint32_t layers,
                                   std::uint32_t levels) const;
+    // Makes the own target w x h (with its framebuffer and readback buffer) unless it is already; on any failure the
+    // old target, its last frame and the descriptors pointing at it stay as they were.
     Result<void> fit_target(std::uint32_t w, std::uint32_t h);
     // Checks, packs, records and submits one frame into `to` (Renderer::draw and draw_onto), or records it into the
     // application's command buffer (record_onto).

@@ -343,27 +343,32 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     if (w == width && h == height && target != VK_NULL_HANDLE) return {};
     VkContext& c = *context;
     VkDevice d = c.device;
-    // (Checked before anything is destroyed: a refused size leaves the last frame to read back.)
+    // (Checked before anything is made or destroyed: a refused size leaves the last frame to read back.)
     if (w == 0 || h == 0 || w > c.properties.limits.maxFramebufferWidth ||
         h > c.properties.limits.maxFramebufferHeight)
         return make_error("renderer", "target", "size " + std::to_string(w) + "x" + std::to_string(h) +
                                                     " is empty or larger than the device allows");
-    if (Result<void> r = wait_all("draw"); !r) return r;
-    if (presenter)
-        if (Result<void> r = presenter->wait(); !r) return r;
-    // On the application's device, its commands using the old image (FrameImage) finish before it goes.
-    if (context->borrowed && target != VK_NULL_HANDLE)
-        if (VkResult r = vkQueueWaitIdle(context->queue); r != VK_SUCCESS) return vk_error("vkQueueWaitIdle", r);
-    target_drawn = false;  // the frame drawn into the old target goes with it
-    if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
-    if (target_view) vkDestroyImageView(d, target_view, nullptr);
-    if (target) vkDestroyImage(d, target, nullptr);
-    if (target_memory) vkFreeMemory(d, target_memory, nullptr);
-    framebuffer = VK_NULL_HANDLE;
-    target_view = VK_NULL_HANDLE;
-    target = VK_NULL_HANDLE;
-    target_memory = VK_NULL_HANDLE;
-    width = height = 0;
+    // The new target is made whole before the old one goes, so that a failure anywhere (the device out of memory)
+    // leaves the old target, its frame and every descriptor that points at it as they were.
+    VkImage image_made = VK_NULL_HANDLE;
+    VkDeviceMemory memory_made = VK_NULL_HANDLE;
+    VkImageView view_made = VK_NULL_HANDLE;
+    VkFramebuffer framebuffer_made = VK_NULL_HANDLE;
+    GpuBuffer readback_made;
+    readback_made.generation = readback.generation;
+    const auto undo = [&](Error error) -> Result<void> {
+        if (framebuffer_made) vkDestroyFramebuffer(d, framebuffer_made, nullptr);
+        if (view_made) vkDestroyImageView(d, view_made, nullptr);
+        if (image_made) vkDestroyImage(d, image_made, nullptr);
+        if (memory_made) vkFreeMemory(d, memory_made, nullptr);
+        destroy_buffer(c, readback_made);
+        return error;
+    };
+    // SPINEGPU_DIAGNOSE_TARGET_PIXELS=N (for the tests): a target of more than N pixels fails as the device's memory
+    // running out would.
+    if (std::optional<std::uint64_t> limit = diagnostic_number("SPINEGPU_DIAGNOSE_TARGET_PIXELS");
+        limit && std::uint64_t{w} * h > *limit)
+        return vk_error("vkAllocateMemory (SPINEGPU_DIAGNOSE_TARGET_PIXELS)", VK_ERROR_OUT_OF_DEVICE_MEMORY);
     VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     image.imageType = VK_IMAGE_TYPE_2D;
     image.format = VK_FORMAT_R8G8B8A8_UNORM;
@@ -374,28 +379,51 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
     image.tiling = VK_IMAGE_TILING_OPTIMAL;
     image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
                   VK_IMAGE_USAGE_SAMPLED_BIT;  // (sampled: by the application, FrameImage)
-    if (Result<void> made = create_image(c, image, target, target_memory); !made) return made;
-    ++target_generation;
+    if (Result<void> made = create_image(c, image, image_made, memory_made); !made) return made;
     VkImageViewCreateInfo v{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    v.image = target;
+    v.image = image_made;
     v.viewType = VK_IMAGE_VIEW_TYPE_2D;
     v.format = VK_FORMAT_R8G8B8A8_UNORM;
     v.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    if (VkResult r = vkCreateImageView(d, &v, nullptr, &target_view); r != VK_SUCCESS)
-        return vk_error("vkCreateImageView", r);
+    if (VkResult r = vkCreateImageView(d, &v, nullptr, &view_made); r != VK_SUCCESS) {
+        view_made = VK_NULL_HANDLE;
+        return undo(vk_error("vkCreateImageView", r));
+    }
     VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
     fb.renderPass = render_pass;
     fb.attachmentCount = 1;
-    fb.pAttachments = &target_view;
+    fb.pAttachments = &view_made;
     fb.width = w;
     fb.height = h;
     fb.layers = 1;
-    if (VkResult r = vkCreateFramebuffer(d, &fb, nullptr, &framebuffer); r != VK_SUCCESS)
-        return vk_error("vkCreateFramebuffer", r);
-    if (Result<void> r = create_buffer(c, VkDeviceSize{w} * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, readback,
-                                       true);
+    if (VkResult r = vkCreateFramebuffer(d, &fb, nullptr, &framebuffer_made); r != VK_SUCCESS) {
+        framebuffer_made = VK_NULL_HANDLE;
+        return undo(vk_error("vkCreateFramebuffer", r));
+    }
+    if (Result<void> r = create_buffer(c, VkDeviceSize{w} * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true,
+                                       readback_made, true);
         !r)
-        return r;
+        return undo(r.error());
+    // Everything that may still use the old target finishes before it goes.
+    if (Result<void> r = wait_all("draw"); !r) return undo(r.error());
+    if (presenter)
+        if (Result<void> r = presenter->wait(); !r) return undo(r.error());
+    // On the application's device, its commands using the old image (FrameImage) finish before it goes.
+    if (context->borrowed && target != VK_NULL_HANDLE)
+        if (VkResult r = vkQueueWaitIdle(context->queue); r != VK_SUCCESS)
+            return undo(vk_error("vkQueueWaitIdle", r));
+    if (framebuffer) vkDestroyFramebuffer(d, framebuffer, nullptr);
+    if (target_view) vkDestroyImageView(d, target_view, nullptr);
+    if (target) vkDestroyImage(d, target, nullptr);
+    if (target_memory) vkFreeMemory(d, target_memory, nullptr);
+    destroy_buffer(c, readback);
+    target = image_made;
+    target_memory = memory_made;
+    target_view = view_made;
+    framebuffer = framebuffer_made;
+    readback = readback_made;
+    ++target_generation;
+    target_drawn = false;  // the frame drawn into the old target went with it
     width = w;
     height = h;
     return {};

@@ -1,9 +1,11 @@
 // The renderer at the edges of what it takes (lavapipe in CI, the hardware driver where there is one; validation on):
-// a clip that starts past 65,535 vertices of its character clips as the CPU path does, a refused target size leaves
-// the last frame to read back, and atlas pages past the page array are refused naming each type, for good.
+// a clip that starts past 65,535 vertices of its character clips as the CPU path does, a refused target size (or one
+// the device cannot make) leaves the last frame to read back, and atlas pages past the page array are refused naming
+// each type, for good.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -137,6 +139,45 @@ TEST(Renderer, a_refused_target_size_leaves_the_last_frame_to_read_back) {
         EXPECT_EQ(again->width, k_width);
         EXPECT_EQ(again->rgba, first->rgba);
     }
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, a_target_the_device_cannot_make_leaves_the_last_frame_and_the_renderer_drawing) {
+    std::unique_ptr<ClipFar> clip_far = load_clip_far();
+    ASSERT_NE(clip_far, nullptr);
+    SPINEGPU_REQUIRE_RENDERER(renderer);
+    Result<std::uint32_t> type = add_clip_far(*renderer, *clip_far);
+    ASSERT_TRUE(type.ok()) << type.error().message();
+    const CharacterDraw character{&clip_far->pose, *type, Color{}};
+    const Camera2D camera{1, 80, 80};
+    ASSERT_TRUE(renderer->draw({&character, 1}, camera, k_width, k_height, k_background, RenderPath::gpu_tiles));
+    Result<Image> first = renderer->read_back();
+    ASSERT_TRUE(first.ok()) << first.error().message();
+    // The larger target fails as if the device's memory ran out, after the smaller one was drawn with every path's
+    // descriptor sets pointing at it.
+    setenv("SPINEGPU_DIAGNOSE_TARGET_PIXELS", std::to_string(k_width * k_height).c_str(), 1);
+    Result<FrameStats> failed =
+        renderer->draw({&character, 1}, camera, 2 * k_width, 2 * k_height, k_background, RenderPath::gpu_tiles);
+    unsetenv("SPINEGPU_DIAGNOSE_TARGET_PIXELS");
+    ASSERT_FALSE(failed.ok()) << "the diagnostic switch made no failure";
+    EXPECT_NE(failed.error().message().find("vkAllocateMemory"), std::string::npos) << failed.error().message();
+    Result<Image> kept = renderer->read_back();
+    ASSERT_TRUE(kept.ok()) << kept.error().message();
+    EXPECT_EQ(kept->width, k_width);
+    EXPECT_EQ(kept->rgba, first->rgba);
+    // The old target still takes frames on every path, and a larger one can be made once memory allows.
+    for (const RenderPath path : {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_tiles}) {
+        Result<FrameStats> again = renderer->draw({&character, 1}, camera, k_width, k_height, k_background, path);
+        ASSERT_TRUE(again.ok()) << again.error().message();
+    }
+    Result<Image> redrawn = renderer->read_back();
+    ASSERT_TRUE(redrawn.ok()) << redrawn.error().message();
+    EXPECT_EQ(redrawn->rgba, first->rgba);
+    ASSERT_TRUE(
+        renderer->draw({&character, 1}, camera, 2 * k_width, 2 * k_height, k_background, RenderPath::gpu_tiles));
+    Result<Image> larger = renderer->read_back();
+    ASSERT_TRUE(larger.ok()) << larger.error().message();
+    EXPECT_EQ(larger->width, 2 * k_width);
     expect_no_validation_messages(*renderer);
 }
 
