@@ -247,11 +247,12 @@ private:
     bool values_;
 };
 
-// "line L, column C" of byte `offset` of `text`.
+// "line L, column C" of byte `offset` of `text`. A line ends at LF, CR LF or a lone CR, as editors count them.
 TextPlace place_at(std::string_view text, std::size_t offset) {
     TextPlace place;
     for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
+        const bool cr_alone = text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n');
+        if (text[i] == '\n' || cr_alone) {
             ++place.line;
             place.column = 1;
         } else {

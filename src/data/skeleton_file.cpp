@@ -21,10 +21,13 @@ Result<SkeletonData> load_skeleton_file(const std::string& path, const SkeletonL
     if (!bytes) return bytes.error();
     const std::vector<std::uint8_t>& b = *bytes;
     std::size_t i = 0;
-    if (b.size() >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) i = 3;  // UTF-8 byte order mark
+    const bool byte_order_mark = b.size() >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf;  // UTF-8's
+    if (byte_order_mark) i = 3;
     while (i < b.size() && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) ++i;
     if (i == b.size()) return make_error(path, "", "the file is empty (no skeleton in it)");
-    if (b[i] == '{' && !starts_as_binary(b)) {
+    // JSON text: what opens with a brace or bracket, or with a byte order mark (which only text has), so that its
+    // errors are JSON's (a second mark, an array at the root) and not a binary header's.
+    if ((byte_order_mark || b[i] == '{' || b[i] == '[') && !starts_as_binary(b)) {
         std::string_view text(reinterpret_cast<const char*>(b.data()), b.size());
         return load_skeleton_json(text, path, options);
     }

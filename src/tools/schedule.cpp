@@ -87,14 +87,14 @@ std::optional<Error> read_mix(const Context& c, element e, Schedule& out) {
                         mix.duration = number(v);
                         has_duration = true;
                     } else {
-                        return c.fail(where, "unknown key \"" + std::string(k) + "\"");
+                        return c.fail(where + "." + std::string(k), "unknown key");
                     }
                 }
                 if (!has_from || !has_to || !has_duration) return c.fail(where, "needs from, to and duration");
                 out.mixes.push_back(mix);
             }
         } else {
-            return c.fail("mix", "unknown key \"" + std::string(key) + "\"");
+            return c.fail("mix." + std::string(key), "unknown key");
         }
     }
     return std::nullopt;

@@ -108,6 +108,10 @@ expect_schedule_error schedule-name 'commands[0].set: unknown animation "wlak"' 
 expect_schedule_error schedule-twice 'commands[0].step: appears twice' \
   '{"commands": [{"step": 0, "track": 0, "set": "a", "loop": true, "step": 3}]}'
 expect_schedule_error mix-twice 'mix.default: appears twice' '{"mix": {"default": 0.1, "default": 0.2}, "commands": []}'
+# An unknown key is named where it stands, inside mix as anywhere.
+expect_schedule_error mix-key 'mix.defualt: unknown key' '{"mix": {"defualt": 0.1}, "commands": []}'
+expect_schedule_error mix-pair-key 'mix.pairs[0].durration: unknown key' \
+  '{"mix": {"pairs": [{"durration": 0.2, "from": "a", "to": "a"}]}, "commands": []}'
 
 # --fit with no device to draw on: the error, and no camera on stdout. (A machine without any Vulkan device fails
 # before the name filter is looked at; the error then does not name it.)

@@ -25,6 +25,9 @@ TEST(JsonSyntax, valid_documents_have_no_error_place) {
 TEST(JsonSyntax, names_the_line_and_column_of_the_first_broken_byte) {
     EXPECT_EQ(place_of(""), "line 1, column 1");
     EXPECT_EQ(place_of("{\"a\": 1,\n \"b\" 2}"), "line 2, column 6");   // the missing colon
+    EXPECT_EQ(place_of("{\"a\": 1,\r\n \"b\" 2}"), "line 2, column 6");  // CR LF ends one line
+    EXPECT_EQ(place_of("{\"a\": 1,\r \"b\" 2}"), "line 2, column 6");    // and so does a lone CR
+    EXPECT_EQ(place_of("{\"a\": 1,\r\r\n\n \"b\" 2}"), "line 4, column 6");
     EXPECT_EQ(place_of("[1, 2,]"), "line 1, column 7");                // a trailing comma
     EXPECT_EQ(place_of("{\"a\": [1, 2"), "line 1, column 12");         // ends too soon
     EXPECT_EQ(place_of("[01]"), "line 1, column 3");                   // a leading zero

@@ -11,6 +11,7 @@
 #include <numeric>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 #include <unistd.h>
 
@@ -577,6 +578,28 @@ TEST(JsonLoader, reads_a_file_that_starts_with_a_byte_order_mark) {
     std::filesystem::remove(path);
     ASSERT_TRUE(loaded.ok()) << loaded.error().message();
     EXPECT_EQ(loaded->bone_names[1], "arm");
+}
+
+TEST(JsonLoader, text_behind_a_byte_order_mark_or_opening_with_a_bracket_gets_json_errors) {
+    // A second mark, or an array at the root, is JSON gone wrong, not a binary export's header.
+    const std::pair<std::string, std::string> cases[] = {
+        {"\xEF\xBB\xBF\xEF\xBB\xBF" + doc(k_two_bones), "line 1, column 1"},
+        {"[1, 2]", "expected an object, found an array"},
+        {"\xEF\xBB\xBF\n[]", "expected an object, found an array"},
+    };
+    for (const auto& [text, what] : cases) {
+        std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("spinegpu_text_kind_test_" + std::to_string(::getpid()) + ".json");
+        {
+            std::ofstream out(path, std::ios::binary);
+            out << text;
+        }
+        Result<SkeletonData> loaded = load_skeleton_file(path.string());
+        std::filesystem::remove(path);
+        ASSERT_FALSE(loaded.ok()) << what;
+        EXPECT_NE(loaded.error().message().find(what), std::string::npos) << loaded.error().message();
+        EXPECT_EQ(loaded.error().message().find("header"), std::string::npos) << loaded.error().message();
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
