@@ -13,9 +13,10 @@ namespace spinegpu::tools {
 int run_info(int argc, char** argv) {
     std::string error;
     std::optional<CliArgs> args = CliArgs::parse(argc, argv, 2, *command_options("info"), error);
+    if (args && args->positional().size() > 1) error = "unexpected argument \"" + args->positional()[1] + "\"";
+    if (args && args->positional().empty()) error = "expected one skeleton file";
     if (!args || args->positional().size() != 1) {
-        std::fprintf(stderr, "spinegpu info: %s\n%s", args ? "expected one skeleton file" : error.c_str(),
-                     command_usage("info"));
+        std::fprintf(stderr, "spinegpu info: %s\n%s", error.c_str(), command_usage("info"));
         return 2;
     }
     const std::string& path = args->positional()[0];

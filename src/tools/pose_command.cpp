@@ -109,7 +109,7 @@ int run_pose(int argc, char** argv) {
         return 2;
     };
     if (!args) return usage(error);
-    if (!args->positional().empty()) return usage("unexpected argument " + args->positional()[0]);
+    if (!args->positional().empty()) return usage("unexpected argument \"" + args->positional()[0] + "\"");
     std::optional<std::string> skeleton_path = args->get("--skeleton"), atlas_path = args->get("--atlas");
     if (!skeleton_path || !atlas_path) return usage("--skeleton and --atlas are required");
     if (args->has("--animation") == args->has("--schedule")) return usage("give one of --animation and --schedule");

@@ -57,7 +57,7 @@ int run_render(int argc, char** argv) {
         return 1;
     };
     if (!args) return usage(error);
-    if (!args->positional().empty()) return usage("unexpected argument " + args->positional()[0]);
+    if (!args->positional().empty()) return usage("unexpected argument \"" + args->positional()[0] + "\"");
     if (std::optional<std::string> scene_path = args->get("--scene")) {
         // The scene file says what these say for one skeleton.
         for (const char* flag : {"--skeleton", "--atlas", "--animation", "--schedule", "--skin", "--steps", "--dt",

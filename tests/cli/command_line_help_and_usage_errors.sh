@@ -58,6 +58,12 @@ expect_usage() {
 }
 "$bin" demo --export "$tmp/rig" >/dev/null 2>&1 || fail "demo --export failed"
 rig=$tmp/rig/spinegpu-demo.json atlas=$tmp/rig/spinegpu-demo.atlas
+# A word no command takes is named, quoted, by every command.
+for command in pose render bench demo view; do
+  expect_usage 'unexpected argument "stray word"' "$command" "stray word"
+done
+expect_usage 'unexpected argument "stray word"' info "$rig" "stray word"
+expect_usage 'expected one skeleton file' info
 expect_usage "--animation is given twice" pose --skeleton "$rig" --atlas "$atlas" --animation a --animation b
 expect_usage "--width is for one skeleton" render --scene "$tmp/scene.json" --out "$tmp/out" --width 64
 expect_usage "--dt needs a number of seconds from 0 to 3600" pose --skeleton "$rig" --atlas "$atlas" --animation a \
