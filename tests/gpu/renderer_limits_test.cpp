@@ -92,14 +92,19 @@ Result<std::uint32_t> add_clip_far(Renderer& renderer, const ClipFar& clip_far) 
     return renderer.add_skeleton_type(clip_far.data, clip_far.atlas, clip_far.binding, white_pages(1, 4), "clip-far");
 }
 
+// Declares `renderer`, holding ClipFar as its one skeleton type, and `character`, ClipFar's setup pose on it (its data
+// in `clip_far`); or records the failure, or skips, and returns.
+#define SPINEGPU_CLIP_FAR_CHARACTER(renderer, character)                        \
+    std::unique_ptr<ClipFar> clip_far = load_clip_far();                       \
+    ASSERT_NE(clip_far, nullptr);                                              \
+    SPINEGPU_REQUIRE_RENDERER(renderer);                                       \
+    Result<std::uint32_t> clip_far_type = add_clip_far(*renderer, *clip_far); \
+    ASSERT_TRUE(clip_far_type.ok()) << clip_far_type.error().message();        \
+    const CharacterDraw character{&clip_far->pose, *clip_far_type, Color{}}
+
 TEST(Renderer, a_clip_past_65535_vertices_of_its_character_clips_as_the_cpu_path_does) {
     // The skinning pass once kept a clip's first vertex in 16 bits: past 65,535 it clipped with other vertices.
-    std::unique_ptr<ClipFar> clip_far = load_clip_far();
-    ASSERT_NE(clip_far, nullptr);
-    SPINEGPU_REQUIRE_RENDERER(renderer);
-    Result<std::uint32_t> type = add_clip_far(*renderer, *clip_far);
-    ASSERT_TRUE(type.ok()) << type.error().message();
-    const CharacterDraw character{&clip_far->pose, *type, Color{}};
+    SPINEGPU_CLIP_FAR_CHARACTER(renderer, character);
     const Camera2D camera{1, 80, 80};  // the square covers pixels 30 to 130 on both axes
     for (const RenderPath other : {RenderPath::cpu, RenderPath::gpu_tiles}) {
         std::uint32_t drawn = 0;
@@ -120,12 +125,7 @@ TEST(Renderer, a_clip_past_65535_vertices_of_its_character_clips_as_the_cpu_path
 }
 
 TEST(Renderer, a_refused_target_size_leaves_the_last_frame_to_read_back) {
-    std::unique_ptr<ClipFar> clip_far = load_clip_far();
-    ASSERT_NE(clip_far, nullptr);
-    SPINEGPU_REQUIRE_RENDERER(renderer);
-    Result<std::uint32_t> type = add_clip_far(*renderer, *clip_far);
-    ASSERT_TRUE(type.ok()) << type.error().message();
-    const CharacterDraw character{&clip_far->pose, *type, Color{}};
+    SPINEGPU_CLIP_FAR_CHARACTER(renderer, character);
     ASSERT_TRUE(renderer->draw({&character, 1}, Camera2D{1, 80, 80}, k_width, k_height, k_background, RenderPath::gpu));
     Result<Image> first = renderer->read_back();
     ASSERT_TRUE(first.ok()) << first.error().message();
@@ -143,12 +143,7 @@ TEST(Renderer, a_refused_target_size_leaves_the_last_frame_to_read_back) {
 }
 
 TEST(Renderer, a_target_the_device_cannot_make_leaves_the_last_frame_and_the_renderer_drawing) {
-    std::unique_ptr<ClipFar> clip_far = load_clip_far();
-    ASSERT_NE(clip_far, nullptr);
-    SPINEGPU_REQUIRE_RENDERER(renderer);
-    Result<std::uint32_t> type = add_clip_far(*renderer, *clip_far);
-    ASSERT_TRUE(type.ok()) << type.error().message();
-    const CharacterDraw character{&clip_far->pose, *type, Color{}};
+    SPINEGPU_CLIP_FAR_CHARACTER(renderer, character);
     const Camera2D camera{1, 80, 80};
     ASSERT_TRUE(renderer->draw({&character, 1}, camera, k_width, k_height, k_background, RenderPath::gpu_tiles));
     Result<Image> first = renderer->read_back();
