@@ -37,18 +37,19 @@ deps:
 	  fi; \
 	fi
 
-# The oracles' pinned official runtime and renderer, installed before the tests run (an oracle test can install it itself, but parallel
-# tests racing on one npm ci are flaky). Without registry access the oracle tests report "skipped".
+# The oracles' pinned official runtime and renderer, installed before the tests run (an oracle test can install it
+# itself, but parallel tests racing on one npm ci are flaky). Without registry access the oracle tests skip, which
+# fails make test.
 oracle-deps: deps
 	@if [ ! -d tests/oracle/node_modules/@esotericsoftware/spine-core ]; then \
 	  echo "installing the oracle runtime: npm ci --prefix tests/oracle"; \
 	  npm ci --prefix tests/oracle --no-audit --no-fund --loglevel=error || \
-	    echo "warning: npm ci failed; the oracle tests will be skipped"; \
+	    echo "warning: npm ci failed; the oracle tests will skip, and make test fail on their skips"; \
 	fi
 	@if [ ! -d tests/render_oracle/node_modules/@esotericsoftware/spine-canvaskit ]; then \
 	  echo "installing the official renderer: npm ci --prefix tests/render_oracle"; \
 	  npm ci --prefix tests/render_oracle --no-audit --no-fund --loglevel=error || \
-	    echo "warning: npm ci failed; the render tests against the official renderer will be skipped"; \
+	    echo "warning: npm ci failed; the official renderer's tests will skip, and make test fail on their skips"; \
 	fi
 
 $(BUILD)/build.ninja: | deps
@@ -62,8 +63,10 @@ run: build
 
 test: test-unit test-asan test-fuzz
 
+# Each test run then fails on a skip that tests/expected_skips.txt does not allow (a missing prerequisite).
 test-unit: build oracle-deps
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --output-junit ctest-results.xml
+	python3 tests/check_skips.py $(BUILD)/ctest-results.xml unit tests/expected_skips.txt
 
 # Loaders and runtime under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-asan: deps
@@ -71,7 +74,8 @@ test-asan: deps
 	  -DSPINEGPU_TOOLS=OFF -DSPINEGPU_BENCH=OFF -DSPINEGPU_SAMPLES=OFF -DSPINEGPU_WERROR=$(WERROR)
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS)
+	  ctest --output-on-failure -j $(JOBS) --output-junit ctest-results.xml
+	python3 tests/check_skips.py $(BUILD_ASAN)/ctest-results.xml asan tests/expected_skips.txt
 
 # libFuzzer targets (clang 14): the parsers, the page image decoder, the runtime and the GPU layer's CPU side on
 # whatever the loaders accept; each run briefly from its seeds.
@@ -80,7 +84,8 @@ test-fuzz: deps
 	  -DSPINEGPU_FUZZ=ON -DSPINEGPU_TOOLS=OFF -DSPINEGPU_TESTS=OFF -DSPINEGPU_BENCH=OFF \
 	  -DSPINEGPU_SAMPLES=OFF
 	cmake --build $(BUILD_FUZZ) -j $(JOBS)
-	cd $(BUILD_FUZZ) && ctest --output-on-failure
+	cd $(BUILD_FUZZ) && ctest --output-on-failure --output-junit ctest-results.xml
+	python3 tests/check_skips.py $(BUILD_FUZZ)/ctest-results.xml fuzz tests/expected_skips.txt
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `spinegpu info` on every example skeleton, JSON and binary, with the straight and the premultiplied atlas;
-# --json output parses and has the arrays DESIGN.md names, each element with a "name", in the skeleton's order.
+# --json output parses and has the arrays DESIGN.md names, each element with a "name"; for JSON exports, bones,
+# slots, skins, animations and events in the skeleton file's order.
 # usage: info_reads_every_example.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2}
@@ -9,6 +10,8 @@ command -v node >/dev/null || { echo "skipped: node not installed"; exit 77; }
 failures=0 runs=0
 for dir in "$examples"/*/; do
   name=$(basename "$dir")
+  # Every example folder holds an export in both formats.
+  ls "$dir"*.json "$dir"*.skel >/dev/null 2>&1 || { echo "FAIL: $dir lacks a .json or a .skel"; failures=$((failures + 1)); }
   for skeleton in "$dir"*.json "$dir"*.skel; do
     [ -e "$skeleton" ] || continue
     for atlas in "$dir$name.atlas" "$dir$name-pma.atlas"; do
@@ -37,6 +40,9 @@ for dir in "$examples"/*/; do
           if (names(info.slots) !== names(skel.slots || [])) throw new Error("slot order differs from the file");
           const anims = Object.keys(skel.animations || {}).join(",");
           if (names(info.animations) !== anims) throw new Error("animation order differs from the file");
+          if (names(info.skins) !== names(skel.skins || [])) throw new Error("skin order differs from the file");
+          const events = Object.keys(skel.events || {}).join(",");
+          if (names(info.events) !== events) throw new Error("event order differs from the file");
         }' "$skeleton"; then
         echo "FAIL: info --json $skeleton --atlas $atlas: bad JSON output"; failures=$((failures + 1))
       fi
@@ -44,5 +50,6 @@ for dir in "$examples"/*/; do
   done
 done
 echo "$runs runs, $failures failures"
-[ "$runs" -ge 56 ] || { echo "FAIL: expected at least 56 skeleton/atlas combinations"; exit 1; }
+# (The 14 example folders hold 18 skeletons, each in both formats, read with both atlases: 72.)
+[ "$runs" -ge 72 ] || { echo "FAIL: expected at least 72 skeleton/atlas combinations"; exit 1; }
 [ "$failures" -eq 0 ]

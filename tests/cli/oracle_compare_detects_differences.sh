@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The pose oracle can fail: compare_poses.mjs passes a dump of the official runtime (pose_dump.mjs, spineboy-pro
 # walk, 20 steps) against itself and against a copy moved within tolerance, and fails, naming what differs, on
-# copies with one bone's x shifted by 0.1, one slot's attachment renamed, one event dropped, two slots swapped in
-# the draw order, or a line missing. Then pose_dump.mjs dumps the project's demo rig for each of its animations
+# copies with one bone's x shifted by 0.1 or its a by 0.002, one slot's attachment renamed, its alpha moved by 0.003,
+# a dark colour given to it or a vertex moved by 0.1, one event dropped or its float moved by 0.001, two slots
+# swapped in the draw order, a line missing or one too many; and on two empty dumps. Then pose_dump.mjs dumps the project's demo rig for each of its animations
 # and for the demo-rig schedule without error.
 #
 #   bash oracle_compare_detects_differences.sh SPINEGPU_BIN EXAMPLES_DIR BUILD_DIR      (exit 77: skipped)
@@ -122,6 +123,34 @@ expect_fail draw-order-swapped 'draw-order-swapped' 'frame 15' 'draw order'
 mutate line-missing 'frames.splice(12, 1);'
 expect_fail line-missing 'line-missing' 'frame 13'
 
+mutate line-extra 'frames.push({...frames[frames.length - 1], frame: 21});'
+expect_fail line-extra 'line-extra' 'extra line 21'
+
+mutate matrix-turned 'frame(4).bones.find((b) => b.name === "hip").a += 0.002;'
+expect_fail matrix-turned 'matrix-turned' 'frame 4' 'bone "hip" a'
+
+mutate colour-faded 'frame(6).slots.find((s) => s.name === "head").color[3] -= 0.003;'
+expect_fail colour-faded 'colour-faded' 'frame 6' 'slot "head" color'
+
+mutate dark-added 'frame(8).slots.find((s) => s.name === "head").dark = [0, 0, 0, 1];'
+expect_fail dark-added 'dark-added' 'frame 8' 'slot "head" dark'
+
+mutate vertex-moved '
+const s = frame(9).slots.find((s) => s.name === "rear-upper-arm");
+s.vertices[5] += 0.1;'
+expect_fail vertex-moved 'vertex-moved' 'frame 9' 'slot "rear-upper-arm" vert'
+
+mutate event-value '
+const e = frame(1).events.find((e) => e.type === "event" && e.name === "footstep");
+if (!e) throw new Error("frame 1 has no footstep event");
+e.float += 0.001;'
+expect_fail event-value 'event-value' 'frame 1' 'footstep'
+
+: >"$work/empty.jsonl"
+if out=$(node "$oracle_dir/compare_poses.mjs" "$work/empty.jsonl" "$work/empty.jsonl" --label empty 2>&1); then
+    fail "compare_poses.mjs passed two empty dumps: $out"
+fi
+
 # The demo rig: every animation, and the schedule written for it, dump without error.
 for file in "$rig_json" "$rig_atlas"; do
     if [ ! -f "$file" ]; then
@@ -151,4 +180,4 @@ if [ "$failures" -ne 0 ]; then
     echo "FAIL: $failures checks failed"
     exit 1
 fi
-echo "ok: compare_poses.mjs passes identical and within-tolerance dumps and fails shifted, renamed, dropped, reordered and missing ones"
+echo "ok: compare_poses.mjs passes identical and within-tolerance dumps and fails every mutated one and empty dumps"

@@ -119,6 +119,7 @@ while read -r name skeleton atlas ops; do
     [ -z "$name" ] && continue
     case $skeleton in @*) skeleton=$source_dir/${skeleton#@} ;; *) skeleton=$examples/$skeleton ;; esac
     case $atlas in @*) atlas=$source_dir/${atlas#@} ;; *) atlas=$examples/$atlas ;; esac
+    [ -f "$skeleton.json" ] || [ -f "$skeleton.skel" ] || { echo "FAIL: $name: no $skeleton.json or .skel"; status=1; }
     for ext in json skel; do
         [ -f "$skeleton.$ext" ] || continue
         out=$dumps/$name-$ext.txt
@@ -134,4 +135,7 @@ done <<<"$cases"
 [ $status -eq 0 ] || exit 1
 
 echo "$count setup poses dumped by the official runtime; comparing"
-SPINEGPU_SETUP_POSE_ORACLE=$dumps "$tests_bin" --gtest_filter='SetupPoseOracle.*' --gtest_brief=0 || exit 1
+# (The comparison must have run: a filter that matches no test passes with nothing run.)
+SPINEGPU_SETUP_POSE_ORACLE=$dumps "$tests_bin" --gtest_filter='SetupPoseOracle.*' --gtest_brief=0 | tee "$dumps/run.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+grep -q "^\[  PASSED  \] 1 test\.$" "$dumps/run.log" || { echo "FAIL: the comparison did not run"; exit 1; }

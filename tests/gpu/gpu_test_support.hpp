@@ -111,12 +111,17 @@ struct MixAndMatchWalker {
 
 // Plays every animation of every example skeleton (binary export, bind form built) with its showcase skin, in
 // steps of 1/60 s up to `steps`, and after every `every`-th step calls visit(type, player, where), `where` naming
-// the skeleton, animation and step for messages. Stops when visit returns false.
+// the skeleton, animation and step for messages. Stops when visit returns false. A test that visits no pose at all
+// (the examples' layout changed) fails, as does one whose skeleton does not load.
 template <class Visit>
 void for_each_example_pose(int steps, int every, Visit visit) {
+    std::size_t visited = 0;
     for (const ExampleSkeleton& e : example_skeletons()) {
         auto t = load_gpu_type(e.binary.string(), e.atlas.string());
-        if (!t) continue;
+        if (!t) {
+            ADD_FAILURE() << e.binary << " did not load";
+            continue;
+        }
         const SkeletonData& data = t->data();
         for (Index animation = 0; animation < static_cast<Index>(data.animations.size()); ++animation) {
             Player player(data, showcase_skin(data), animation);
@@ -125,10 +130,12 @@ void for_each_example_pose(int steps, int every, Visit visit) {
                 if (step % every != 0) continue;
                 const std::string where = e.binary.filename().string() + " " + data.animation_names[animation] +
                                           " step " + std::to_string(step);
+                ++visited;
                 if (!visit(*t, player, where)) return;
             }
         }
     }
+    EXPECT_GT(visited, 0u) << "no example pose was visited";
 }
 
 // Arrays one frame is packed into, each followed by guard words that packing must leave alone.

@@ -11,7 +11,8 @@
 // frame N; later frames are still checked for attachments, draw order, colours and events.
 //
 // Exit 0 with a one-line summary (frames compared, largest deviations per category); exit 1 with the label, the
-// frame and the first differences (up to 10) when they differ; exit 2 on bad arguments or unreadable files.
+// frame and the first differences (up to 10) when they differ, or when neither dump holds a frame; exit 2 on bad
+// arguments or unreadable files.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -268,7 +269,11 @@ comparison.run(expectedLines, actualLines);
 
 const m = comparison.max;
 const g = (v) => (v === 0 ? '0' : v.toPrecision(2));
-if (comparison.differenceCount > 0) {
+if (comparison.frames === 0) {
+  // Two empty dumps (a dump that failed before its first line on both sides) prove nothing.
+  process.stdout.write(`FAIL: ${args.label}: no frame to compare\n`);
+  process.exitCode = 1;
+} else if (comparison.differenceCount > 0) {
   const c = comparison;
   process.stdout.write(`FAIL: ${args.label}: ${c.failedFrames.length} of ${Math.max(expectedLines.length, actualLines.length)} ` +
                        `lines differ, first at ${c.failedFrames[0]}; ${c.differenceCount} differences, ` +

@@ -6,8 +6,9 @@
 #
 #   run_pose_oracle.sh SPINEGPU EXAMPLES_DIR BUILD_DIR [FILTER]     FILTER: a substring of the case label to run
 #
-# Prints one line per case (ok / FAIL with the first differences) and a summary; exits 1 if any case failed,
-# 77 when node or the examples are missing. Cases run in parallel on $SPINEGPU_ORACLE_JOBS (default: nproc) jobs.
+# Prints one line per case (ok / FAIL with the first differences) and a summary; exits 1 unless every case passed
+# (and there was one), 77 when node or the examples are missing. Cases run in parallel on $SPINEGPU_ORACLE_JOBS
+# (default: nproc) jobs.
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2} build=$3 filter=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +41,8 @@ for dir in "$examples"/*/; do
       [ -n "$animation" ] && add_case "$(basename "$skeleton") $animation" "$skeleton" "$atlas" animation "$animation" - 150 5
     done <<< "$animations"
     # Each skin of multi-skin rigs, with the first animation.
-    skins=$(node "$here/list_names.mjs" "$skeleton" "$atlas" skins)
+    skins=$(node "$here/list_names.mjs" "$skeleton" "$atlas" skins) ||
+      { echo "FAIL: cannot list $skeleton's skins"; exit 1; }
     if [ "$(echo "$skins" | wc -l)" -gt 1 ]; then
       first=$(echo "$animations" | head -n 1)
       while IFS= read -r skin; do
@@ -54,16 +56,19 @@ while IFS=$'\t' read -r schedule skeleton atlas steps physics; do
   case $schedule in '#'*|schedule|'') continue ;; esac
   resolve() { case $1 in BUILD/*) echo "$build/${1#BUILD/}" ;; *) echo "$examples/$1" ;; esac; }
   s=$(resolve "$skeleton") a=$(resolve "$atlas")
+  [ -e "$s" ] || { echo "FAIL: schedule $schedule names $s, which does not exist"; exit 1; }
   for file in "$s" "${s%.json}.skel"; do
-    [ -e "$file" ] || continue
+    [ -e "$file" ] || continue  # (a skeleton without a binary export)
     add_case "$(basename "$file") schedule $schedule" "$file" "$a" schedule "$here/schedules/$schedule" - "$steps" "1:$physics"
   done
 done < "$here/schedules/MANIFEST.tsv"
 # The demo rig's animations.
 demo=$build/demo_rig/spinegpu-demo.json demo_atlas=$build/demo_rig/spinegpu-demo.atlas
+demo_animations=$(node "$here/list_names.mjs" "$demo" "$demo_atlas" animations) && [ -n "$demo_animations" ] ||
+  { echo "FAIL: cannot list the demo rig's animations ($demo)"; exit 1; }
 while IFS= read -r animation; do
   [ -n "$animation" ] && add_case "demo-rig $animation" "$demo" "$demo_atlas" animation "$animation" - 150 5
-done <<< "$(node "$here/list_names.mjs" "$demo" "$demo_atlas" animations)"
+done <<< "$demo_animations"
 
 run_case() {
   local label=$1 skeleton=$2 atlas=$3 kind=$4 value=$5 skin=$6 steps=$7 spec=$8 every physics=-
@@ -90,7 +95,8 @@ jobs=${SPINEGPU_ORACLE_JOBS:-$(nproc)}
 results=$work/results
 grep -F -- "$filter" "$cases" | while IFS=$'\t' read -r label skeleton atlas kind value skin steps spec; do
   printf '%s\0' "$label" "$skeleton" "$atlas" "$kind" "$value" "$skin" "$steps" "$spec"
-done | xargs -0 -n 8 -P "$jobs" bash -c 'run_case "$@"' _ | tee "$results"
-total=$(grep -c '^\(ok\|FAIL\)' "$results") failed=$(grep -c '^FAIL' "$results")
-echo "pose oracle: $((total - failed)) passed, $failed failed"
-[ "$total" -gt 0 ] && [ "$failed" -eq 0 ]
+done | xargs -0 -r -n 8 -P "$jobs" bash -c 'run_case "$@"' _ | tee "$results"
+# Passed: every case chosen printed its ok line (a case that died without a word, or no case at all, fails the run).
+expected=$(grep -cF -- "$filter" "$cases") passed=$(grep -c '^ok ' "$results") failed=$(grep -c '^FAIL' "$results")
+echo "pose oracle: $passed of $expected cases passed, $failed failed"
+[ "$expected" -gt 0 ] && [ "$passed" -eq "$expected" ]
