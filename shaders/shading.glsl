@@ -4,14 +4,16 @@
 // buffer `page_filters`, and after camera.glsl.
 //
 // Colour pipeline: pages are sampled as UNORM, so texels are filtered and blended in sRGB-encoded values, as the
-// official renderers do; premultiplied pages are un-premultiplied, so both kinds give straight texels. (DESIGN.md
-// asks for straight pages to be sampled as sRGB; filtering in linear light moved 2.4% of mix-and-match's pixels
-// past the official-renderer tolerance at 0.4x scale, against 0.15% in encoded values. Linear light belongs with
-// a linear target, in the lit 3D pipeline.) Tint (skeleton x slot x attachment) is applied straight, with
-// two-color tint as the official runtimes define it (rgb = t * light + (1 - t) * dark), and the result is
-// premultiplied once. All four Spine blend modes come from one blend equation, dst = src0 + dst * src1 (colour
-// and alpha), which expresses the official premultiplied tables (normal ONE/1-sa, additive ONE/ONE, multiply
-// DST_COLOR/1-sa, screen ONE/1-sc): the draw gets it from dual-source blending, the tile rasterizer computes it.
+// official renderers do; a straight page's texels are premultiplied as they are sampled, a premultiplied page's taken
+// as they are. (DESIGN.md asks for straight pages to be sampled as sRGB; filtering in linear light moved 2.4% of
+// mix-and-match's pixels past the official-renderer tolerance at 0.4x scale, against 0.15% in encoded values. Linear
+// light belongs with a linear target, in the lit 3D pipeline.) Tint (skeleton x slot x attachment) and two-color tint
+// are applied as the official runtimes define them: for a straight texel t, rgb = t * light + (1 - t) * dark,
+// premultiplied by t.a * light.a, here computed on the premultiplied texel. All four Spine blend modes come from one
+// blend equation, dst = src0 + dst * src1 (colour and alpha), which expresses the official premultiplied tables
+// (normal ONE/1-sa, additive ONE/ONE, multiply DST_COLOR/1-sa, screen ONE/1-sc): the draw gets it from dual-source
+// blending, the tile rasterizer computes it. One case differs: multiply on a premultiplied texel whose colour exceeds
+// its alpha, where the official factor on the destination passes 1 and ours, a blend factor, stops at 1.
 
 // Whether pixel `p` (pixel coordinates, y down) lies inside the clipping polygon of `count` vertices from `first`
 // in the out buffer (even-odd), which is what rasterizing the official runtime's clipped triangles covers. The
@@ -60,11 +62,13 @@ vec4 page_texel(vec2 uv, vec2 uv_x, vec2 uv_y, uint material) {
 // The blend inputs for texel `t` (as sampled) of an attachment with colours `light` (straight RGBA) and `dark`
 // and k_material_* bits `material`: dst = src0 + dst * src1.
 void shade(vec4 t, vec4 light, vec3 dark, uint material, out vec4 src0, out vec4 src1) {
-    if ((material & k_material_pma_bit) != 0u) t.rgb = t.a > 0.0 ? min(t.rgb / t.a, vec3(1.0)) : vec3(0.0);
-    vec3 rgb = t.rgb * light.rgb;
-    if ((material & k_material_dark_bit) != 0u) rgb += (1.0 - t.rgb) * dark;
+    // In premultiplied form throughout, so that a premultiplied page's texels whose colour exceeds their alpha (glows
+    // painted to add light) add it as the official pipeline does; for any other texel this is the straight formula
+    // above, premultiplied: (t * light + (1 - t) * dark) * t.a * light.a.
+    vec3 texel = (material & k_material_pma_bit) != 0u ? t.rgb : t.rgb * t.a;
+    vec3 premultiplied = texel * light.rgb * light.a;
+    if ((material & k_material_dark_bit) != 0u) premultiplied += (t.a - texel) * dark * light.a;
     float a = t.a * light.a;
-    vec3 premultiplied = rgb * a;
 
     uint blend = (material >> k_material_blend_shift) & 3u;
     if (blend == k_blend_additive) {

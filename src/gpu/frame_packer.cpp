@@ -269,23 +269,39 @@ inline bool meets(const WorldRect& box, const WorldRect& view) {
     return box.min_x <= view.max_x && box.max_x >= view.min_x && box.min_y <= view.max_y && box.max_y >= view.min_y;
 }
 
+// The length of the longest (x, y) in the pose's applied deforms: offsets in a bone's space for weighted attachments,
+// positions in the slot bone's space for unweighted ones. Infinite if any is not finite.
+float deform_extent(const SkeletonPose& pose) {
+    float longest = 0;
+    for (const SlotPose& slot : pose.slots) {
+        const float* v = pose.deform.data() + slot.deform_offset;
+        for (std::uint32_t i = 0; i + 1 < slot.deform_count; i += 2) {
+            const float length = std::hypot(v[i], v[i + 1]);
+            longest = length > longest ? length : std::isnan(length) ? std::numeric_limits<float>::infinity() : longest;
+        }
+    }
+    return longest;
+}
+
 // Walks the character's drawn bones: true at the first whose box meets the view; false when none does, with `box`
 // the union of their boxes. The union meets the view whenever one of its bones' boxes does, so the character is in
 // view exactly when this returns true or `box` then meets the view; stopping early only saves the rest of the walk,
 // which in a crowd most characters in view do at their first bone.
 // Inactive bones (skin-required, not in the skin) draw nothing and hold stale or zero transforms: left out, where
-// the type has any (others skip reading the pose's activity, a cache line of its own).
+// the type has any (others skip reading the pose's activity, a cache line of its own). A pose whose deforms may lie
+// beyond their keys (SkeletonPose::deform_beyond_keys) has every radius widened by its deforms' largest extent.
 bool any_bone_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view, WorldRect& box) {
     float min_x = std::numeric_limits<float>::infinity(), min_y = min_x, max_x = -min_x, max_y = -min_x;
     const BoneWorld* world = pose.world.data();
     const std::uint8_t* active = type.drawn_bones_may_be_inactive ? pose.bone_active.data() : nullptr;
     const Index* drawn = type.drawn_bones.data();
     const float* radius = type.bone_radius.data();
+    const float widen = pose.deform_beyond_keys ? deform_extent(pose) : 0.0f;
     for (std::size_t i = 0, count = type.drawn_bones.size(); i < count; ++i) {
         const auto bone = static_cast<std::size_t>(drawn[i]);
         if (active != nullptr && !active[bone]) continue;
         const BoneWorld& b = world[bone];
-        const float r = radius[i] * std::sqrt(b.a * b.a + b.b * b.b + b.c * b.c + b.d * b.d);
+        const float r = (radius[i] + widen) * std::sqrt(b.a * b.a + b.b * b.b + b.c * b.c + b.d * b.d);
         const float x0 = b.x - r, x1 = b.x + r, y0 = b.y - r, y1 = b.y + r;
         if (x0 <= view.max_x && x1 >= view.min_x && y0 <= view.max_y && y1 >= view.min_y) return true;
         min_x = std::min(min_x, x0);

@@ -184,15 +184,38 @@ private:
     std::vector<Index> bone_map_;
 };
 
+// How far past its keys a deform timeline's curves can carry a vertex: a vertex between keys is p0 + (p1 - p0) t
+// for the curve's percent t, whose length is at most (|1 - t| + |t|) max(|p0|, |p1|). A bezier's percent is
+// interpolated between its samples (and the ends, 0 and 1), so it stays within them; this is the largest such factor
+// over the timeline's samples, 1 for linear and stepped curves.
+float deform_curve_factor(const SkeletonData& data, const TimelineData& t) {
+    float low = 0, high = 1;
+    const float* c = data.curves.data() + t.curves.offset;
+    for (std::uint32_t frame = 0; frame < t.frame_count && frame < t.curves.count; ++frame) {
+        if (!(c[frame] >= k_curve_bezier)) continue;
+        const auto first = static_cast<std::uint32_t>(c[frame] - k_curve_bezier);
+        for (std::uint32_t i = first + 1; i < first + k_bezier_size && i < t.curves.count; i += 2) {
+            low = std::min(low, c[i]);
+            high = std::max(high, c[i]);
+        }
+    }
+    return std::max({1.0f, 2 * high - 1, 1 - 2 * low});
+}
+
 // The largest displacement any deform key gives each attachment: the length of a key's (x, y) (absolute positions
-// for unweighted attachments, offsets for weighted ones), over every deform timeline of every animation.
+// for unweighted attachments, offsets for weighted ones), over every deform timeline of every animation, times what
+// the timeline's curves can add between its keys. Deforms added by additive tracks or mixed with an alpha outside
+// 0..1 can reach further: SkeletonPose::deform_beyond_keys, which culling reads.
 std::vector<float> deform_reach(const SkeletonData& data) {
     std::vector<float> reach(data.attachments.size(), 0.0f);
     for (const TimelineData& t : data.timelines) {
         if (t.type != TimelineType::deform || t.attachment == k_none) continue;
-        float& r = reach[static_cast<std::size_t>(t.attachment)];
+        float key_reach = 0;
         const float* v = data.floats.data() + t.aux.offset;
-        for (std::uint32_t i = 0; i + 1 < t.aux.count; i += 2) r = std::max(r, std::hypot(v[i], v[i + 1]));
+        for (std::uint32_t i = 0; i + 1 < t.aux.count; i += 2)
+            key_reach = std::max(key_reach, std::hypot(v[i], v[i + 1]));
+        float& r = reach[static_cast<std::size_t>(t.attachment)];
+        r = std::max(r, key_reach * deform_curve_factor(data, t));
     }
     return reach;
 }

@@ -64,6 +64,7 @@ void apply_deform_timeline(const SkeletonData& data, const TimelineData& timelin
     if (count > slot.deform_capacity) return;
     // An empty deform has nothing to mix from: the setup blend rebuilds it whole.
     if (slot.deform_count == 0) blend = MixBlend::setup;
+    if (blend == MixBlend::add || !(alpha >= 0 && alpha <= 1)) pose.deform_beyond_keys = true;
     float* deform = pose.deform.data() + slot.deform_offset;
     const SetupVertices setup{shown.bones.count == 0 ? data.floats.data() + shown.vertices.offset : nullptr};
     const float* keys = data.floats.data() + timeline.aux.offset;

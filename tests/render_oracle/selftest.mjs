@@ -1,5 +1,6 @@
 // Checks render_reference.mjs against the official formulas on a synthetic skeleton: one uniform-colour page
-// (straight, and the same page premultiplied with `pma: true`), square region attachments in slots with every
+// (straight, the same page premultiplied with `pma: true`, and a premultiplied page whose colour bytes exceed its
+// alpha, a glow), square region attachments in slots with every
 // blend mode, with and without a dark colour, over an opaque and a transparent background. Each square's centre
 // pixel must be what spine-webgl's premultiplied pipeline gives (two-colour shader, PolygonBatcher blend table),
 // within 2/255 per channel (3/255 where the result is translucent: straight alpha is read back through a division).
@@ -17,6 +18,18 @@ import { PNG } from 'pngjs';
 import { parseArgs, renderReference } from './render_reference.mjs';
 
 const TEXEL = [200, 120, 40, 180];  // straight RGBA of every pixel of the page
+// A premultiplied page whose texels carry more colour than alpha, as artists paint glows that add light even where
+// the alpha is low: the official pipeline blends such bytes as they are (ONE, 1 - source alpha). Its multiply cases
+// are left out: there the official blend's factor on the destination (colour + 1 - alpha) passes 1, which one
+// pipeline for all four modes (dst = src0 + dst * src1) cannot give, as a blend factor is clamped to [0, 1]; spinegpu
+// leaves the destination as it was where the official pipeline brightens it.
+const GLOW = [200, 150, 120, 100];
+// Each page: its name, whether the atlas marks it premultiplied, and its bytes.
+const PAGES = [
+  { name: 'page', pma: false, bytes: TEXEL },
+  { name: 'page-pma', pma: true, bytes: [...[0, 1, 2].map((k) => Math.round((TEXEL[k] * TEXEL[3]) / 255)), TEXEL[3]] },
+  { name: 'glow-pma', pma: true, bytes: GLOW },
+];
 const CASES = [
   { blend: 'normal', color: 'ffffffff' },
   { blend: 'normal', color: '80c0ffcc' },
@@ -31,25 +44,20 @@ const CASES = [
 const hex = (text, i) => parseInt(text.slice(2 * i, 2 * i + 2), 16) / 255;
 
 function writeFixture(dir) {
-  const pagePixels = (pma) => {
+  for (const page of PAGES) {
     const png = new PNG({ width: 8, height: 8 });
-    const [r, g, b, a] = TEXEL;
-    const px = pma ? [r, g, b].map((c) => Math.round((c * a) / 255)).concat(a) : TEXEL;
-    for (let i = 0; i < png.data.length; i += 4) png.data.set(px, i);
-    return PNG.sync.write(png);
-  };
-  for (const pma of [false, true]) {
-    const name = pma ? 'page-pma' : 'page';
-    fs.writeFileSync(path.join(dir, `${name}.png`), pagePixels(pma));
-    fs.writeFileSync(path.join(dir, `${name}.atlas`),
-                     `${name}.png\n\tsize: 8, 8\n\tfilter: Linear, Linear\n${pma ? '\tpma: true\n' : ''}` +
+    for (let i = 0; i < png.data.length; i += 4) png.data.set(page.bytes, i);
+    fs.writeFileSync(path.join(dir, `${page.name}.png`), PNG.sync.write(png));
+    fs.writeFileSync(path.join(dir, `${page.name}.atlas`),
+                     `${page.name}.png\n\tsize: 8, 8\n\tfilter: Linear, Linear\n${page.pma ? '\tpma: true\n' : ''}` +
                      'sq\n\tbounds: 0, 0, 8, 8\n');
   }
   const slots = CASES.map((c, i) => ({
     name: `s${i}`, bone: 'root', attachment: 'sq', color: c.color, ...(c.dark ? { dark: c.dark } : {}),
     ...(c.blend !== 'normal' ? { blend: c.blend } : {}),
   }));
-  const attachments = Object.fromEntries(CASES.map((c, i) => [`s${i}`, { sq: { x: -200 + 50 * i, y: 0, width: 30, height: 30 } }]));
+  const attachments = Object.fromEntries(
+    CASES.map((c, i) => [`s${i}`, { sq: { x: -200 + 50 * i, y: 0, width: 30, height: 30 } }]));
   fs.writeFileSync(path.join(dir, 'squares.json'), JSON.stringify({
     skeleton: { spine: '4.2.22' }, bones: [{ name: 'root' }], slots,
     skins: [{ name: 'default', attachments }], animations: { idle: {} },
@@ -57,9 +65,10 @@ function writeFixture(dir) {
 }
 
 // spine-webgl with premultipliedAlpha: the fragment (two-colour shader) and the blend (PolygonBatcher).
-function expected(c, background) {
-  const ta = TEXEL[3] / 255;
-  const T = [0, 1, 2].map((k) => Math.round((TEXEL[k] * TEXEL[3]) / 255) / 255);  // premultiplied texel
+function expected(c, background, page) {
+  const ta = page.bytes[3] / 255;
+  // The premultiplied texel: a premultiplied page's bytes as they are, a straight page's premultiplied on upload.
+  const T = [0, 1, 2].map((k) => (page.pma ? page.bytes[k] : Math.round((page.bytes[k] * page.bytes[3]) / 255)) / 255);
   const la = hex(c.color, 3);
   const light = [0, 1, 2].map((k) => hex(c.color, k) * la);
   const dark = c.dark ? [0, 1, 2].map((k) => hex(c.dark, k) * la) : [0, 0, 0];
@@ -99,7 +108,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'render-oracle-selftest-'));
 let failures = 0;
 try {
   writeFixture(dir);
-  for (const atlas of ['page.atlas', 'page-pma.atlas']) {
+  for (const page of PAGES) {
+    const atlas = `${page.name}.atlas`;
     for (const background of ['5080a0ff', '00000000']) {
       const out = path.join(dir, 'out.png');
       await draw([
@@ -109,10 +119,11 @@ try {
       const png = PNG.sync.read(fs.readFileSync(out));
       const bg = [0, 1, 2, 3].map((k) => parseInt(background.slice(2 * k, 2 * k + 2), 16));
       CASES.forEach((c, i) => {
+        if (page.name === 'glow-pma' && c.blend === 'multiply') return;
         const x = 230 + (-200 + 50 * i), y = 50;
         const at = (y * png.width + x) * 4;
         const got = Array.from(png.data.subarray(at, at + 4));
-        const want = expected(c, bg);
+        const want = expected(c, bg, page);
         const tolerance = want[3] === 255 ? 2 : 3;
         const ok = got.every((v, k) => Math.abs(v - want[k]) <= tolerance);
         if (!ok) failures++;

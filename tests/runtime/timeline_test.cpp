@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spinegpu/data/skeleton_loader.hpp"
@@ -363,6 +364,26 @@ TEST(TimelineTest, deform_timeline_applies_to_linked_mesh_and_skips_other_attach
     apply_timeline(data, data.timelines[static_cast<std::size_t>(deform_timeline)], pose, 0, 0.45f, nullptr, 1,
                    MixBlend::setup, MixDirection::in);
     EXPECT_EQ(pose.slots[mesh_slot].deform_count, 0u);
+}
+
+TEST(TimelineTest, a_deform_added_or_mixed_past_alpha_one_is_marked_as_beyond_its_keys) {
+    const SkeletonData& data = rig();
+    const Index all = animation("all");
+    // Replaced and mixed within 0..1: the keys bound the deform.
+    SkeletonPose pose = prepare();
+    apply_animation(data, all, pose, 0, 0.45f, false, nullptr, 1, MixBlend::setup, MixDirection::in);
+    apply_animation(data, all, pose, 0, 0.45f, false, nullptr, 0.5f, MixBlend::replace, MixDirection::in);
+    EXPECT_FALSE(pose.deform_beyond_keys);
+    // Added, or mixed past 1 or below 0: it may lie anywhere, and stays marked.
+    for (const auto& [alpha, blend] : {std::pair{1.0f, MixBlend::add}, std::pair{1.5f, MixBlend::replace},
+                                       std::pair{-0.5f, MixBlend::first}}) {
+        pose = prepare();
+        apply_animation(data, all, pose, 0, 0.45f, false, nullptr, 1, MixBlend::setup, MixDirection::in);
+        apply_animation(data, all, pose, 0, 0.45f, false, nullptr, alpha, blend, MixDirection::in);
+        EXPECT_TRUE(pose.deform_beyond_keys) << "alpha " << alpha;
+        apply_animation(data, all, pose, 0, 0.45f, false, nullptr, 1, MixBlend::setup, MixDirection::in);
+        EXPECT_TRUE(pose.deform_beyond_keys) << "alpha " << alpha << ", then replaced";
+    }
 }
 
 TEST(TimelineTest, sequence_timeline_skips_slot_not_showing_its_attachment) {

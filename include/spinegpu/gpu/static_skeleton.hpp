@@ -41,7 +41,8 @@ struct StaticSkeleton {
     std::vector<Index> slot_hiding_bone;      // per slot: its bone if skin-required (inactive unless the skin
                                               // has it, and then the slot draws nothing), else k_none
     std::vector<float> bone_radius;           // per drawn bone: farthest its vertices can be from it, in its
-                                              // space (deform keys included), for culling
+                                              // space (deform keys and their curves' overshoot included; not
+                                              // SkeletonPose::deform_beyond_keys), for culling
     bool drawn_bones_may_be_inactive = false; // some drawn bone is skin-required (only those can be inactive)
     std::vector<std::uint32_t> setup_lists;   // per skin (no skin first, then the data's skins in order, up to
                                               // k_max_setup_lists): the draw list of the setup pose with that skin,

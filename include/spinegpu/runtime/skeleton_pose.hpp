@@ -127,6 +127,11 @@ struct SkeletonPose {
     std::vector<SlotPose> slots;
     std::vector<Index> draw_order;
     std::vector<float> deform;           // pool for SlotPose deform ranges
+    // Set (and kept) once a deform timeline was applied in a way that can carry vertices beyond its keys: added to
+    // the pose (MixBlend::add) or mixed with an alpha outside 0..1. Deforms mixed within their keys (and curves
+    // overshooting them, which the data bounds) are not; gpu's culling widens a character's box by its deforms' actual
+    // extent only while this is set. Code that writes `deform` itself sets it.
+    bool deform_beyond_keys = false;
     // Per slot, AnimationState's bookkeeping (Spine's Slot.attachmentState; 64 bits, so that it never wraps), kept
     // apart from SlotPose, which drawing reads.
     std::vector<std::int64_t> attachment_states;
