@@ -29,6 +29,11 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
     // (At least 4 bytes: a descriptor's range may not be 0.)
     if (std::optional<std::uint64_t> bytes = diagnostic_number("SPINEGPU_DIAGNOSE_STORAGE_RANGE"))
         impl->storage_range = std::min<std::uint64_t>(impl->storage_range, std::max<std::uint64_t>(*bytes, 4));
+    // SPINEGPU_DIAGNOSE_DRAW_INDEX=N: indexed draws reach at most vertex N, so that tests reach the refusal of a
+    // device without fullDrawIndexUint32.
+    if (std::optional<std::uint64_t> index = diagnostic_number("SPINEGPU_DIAGNOSE_DRAW_INDEX"))
+        impl->context->max_draw_index =
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(impl->context->max_draw_index, *index));
     if (Result<void> r = impl->create_pipelines(); !r) return r.error();
     if (Result<void> r = impl->create_frames(); !r) return r.error();
     if (desc.window != nullptr) {

@@ -202,6 +202,14 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     // over the visible characters in draw order.
     if (context.vertices.load() > 0xFFFFFFFFull || context.indices.load() > 0xFFFFFFFFull)
         return make_error("renderer", call, "too many vertices for one frame");
+    // The gpu and cpu paths draw every vertex of the frame with one indexed draw, whose indices the device bounds.
+    if ((path == RenderPath::gpu || path == RenderPath::cpu) &&
+        context.vertices.load() > std::uint64_t{m.context->max_draw_index} + 1)
+        return make_error("renderer", call,
+                          std::to_string(context.vertices.load()) + " vertices in view, past the " +
+                              std::to_string(std::uint64_t{m.context->max_draw_index} + 1) +
+                              " one indexed draw reaches on this device (without fullDrawIndexUint32); the "
+                              "gpu_tiles path has no such limit");
     const auto visible = static_cast<std::uint32_t>(context.visible.load());
     const auto vertex_total = static_cast<std::uint32_t>(context.vertices.load());
     const auto index_total = static_cast<std::uint32_t>(context.indices.load());

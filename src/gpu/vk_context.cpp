@@ -208,6 +208,9 @@ void take_features(VkContext& context, const VkPhysicalDeviceFeatures& enabled) 
     context.pipeline_statistics = enabled.pipelineStatisticsQuery == VK_TRUE;
     context.shader_int64 = enabled.shaderInt64 == VK_TRUE;
     context.shader_float64 = enabled.shaderFloat64 == VK_TRUE;
+    context.max_draw_index = enabled.fullDrawIndexUint32 == VK_TRUE
+                                 ? 0xFFFFFFFEu
+                                 : std::min<std::uint32_t>(context.properties.limits.maxDrawIndexedIndexValue, 0xFFFFFF);
 }
 
 }  // namespace
@@ -365,6 +368,7 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const std::string& device_f
     features.pipelineStatisticsQuery = available.pipelineStatisticsQuery;
     features.shaderInt64 = available.shaderInt64;
     features.shaderFloat64 = available.shaderFloat64;
+    features.fullDrawIndexUint32 = available.fullDrawIndexUint32;  // (a crowd passes 2^24 vertices)
     take_features(*context, features);
     VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     device_info.queueCreateInfoCount = 1;
@@ -432,6 +436,7 @@ Result<std::unique_ptr<VkContext>> create_vk_context(const HostDevice& host) {
     features.pipelineStatisticsQuery = host.features.pipelineStatisticsQuery & available.pipelineStatisticsQuery;
     features.shaderInt64 = host.features.shaderInt64 & available.shaderInt64;
     features.shaderFloat64 = host.features.shaderFloat64 & available.shaderFloat64;
+    features.fullDrawIndexUint32 = host.features.fullDrawIndexUint32 & available.fullDrawIndexUint32;
     take_features(*context, features);
     context->timeline_semaphore = host.timeline_semaphore;
     context->dynamic_rendering = host.dynamic_rendering;

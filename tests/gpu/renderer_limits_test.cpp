@@ -1,7 +1,7 @@
 // The renderer at the edges of what it takes (lavapipe in CI, the hardware driver where there is one; validation on):
 // a clip that starts past 65,535 vertices of its character clips as the CPU path does, a refused target size (or one
-// the device cannot make) leaves the last frame to read back, and atlas pages past the page array are refused naming
-// each type, for good.
+// the device cannot make) leaves the last frame to read back, a frame past the device's largest draw index is refused
+// on the indexed paths, and atlas pages past the page array are refused naming each type, for good.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -173,6 +173,29 @@ TEST(Renderer, a_target_the_device_cannot_make_leaves_the_last_frame_and_the_ren
     Result<Image> larger = renderer->read_back();
     ASSERT_TRUE(larger.ok()) << larger.error().message();
     EXPECT_EQ(larger->width, 2 * k_width);
+    expect_no_validation_messages(*renderer);
+}
+
+TEST(Renderer, a_frame_past_the_devices_largest_draw_index_is_refused_on_the_indexed_paths) {
+    // As on a device without fullDrawIndexUint32, whose indexed draws may reach only vertex 2^24 - 1: here 1000, and
+    // ClipFar draws 66,000 vertices and more.
+    std::unique_ptr<ClipFar> clip_far = load_clip_far();
+    ASSERT_NE(clip_far, nullptr);
+    SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_DRAW_INDEX", "1000");
+    Result<std::uint32_t> type = add_clip_far(*renderer, *clip_far);
+    ASSERT_TRUE(type.ok()) << type.error().message();
+    const CharacterDraw character{&clip_far->pose, *type, Color{}};
+    for (const RenderPath path : {RenderPath::gpu, RenderPath::cpu}) {
+        Result<FrameStats> refused =
+            renderer->draw({&character, 1}, Camera2D{1, 80, 80}, k_width, k_height, k_background, path);
+        ASSERT_FALSE(refused.ok()) << "a frame of 66,000 vertices drawn with indices up to 1000";
+        EXPECT_NE(refused.error().message().find("past the 1001 one indexed draw reaches"), std::string::npos)
+            << refused.error().message();
+    }
+    // The tile path draws without an index buffer.
+    Result<FrameStats> tiles =
+        renderer->draw({&character, 1}, Camera2D{1, 80, 80}, k_width, k_height, k_background, RenderPath::gpu_tiles);
+    EXPECT_TRUE(tiles.ok()) << tiles.error().message();
     expect_no_validation_messages(*renderer);
 }
 

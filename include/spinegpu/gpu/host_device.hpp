@@ -25,7 +25,8 @@ namespace spinegpu::gpu {
 //   dualSrcBlend is required; shaderInt64 and shaderFloat64 allow RenderPath::gpu_tiles (where the device also has
 //   subgroup votes in compute and 32 KiB of shared memory), shaderStorageImageReadWithoutFormat and
 //   shaderStorageImageWriteWithoutFormat together that path onto BGRA8 images (HostImage says what more),
-//   pipelineStatisticsQuery the fragment counts (FrameStats::fragments);
+//   pipelineStatisticsQuery the fragment counts (FrameStats::fragments), fullDrawIndexUint32 frames of more than
+//   2^24 vertices in view on the gpu and cpu paths (where the device's maxDrawIndexedIndexValue is no larger);
 // - `queue` from `device`, of `queue_family`, which has graphics and compute;
 // - `timeline_semaphore`: whether the device was made with timeline semaphores (VkPhysicalDeviceVulkan12Features::
 //   timelineSemaphore, or VkPhysicalDeviceTimelineSemaphoreFeatures; taken on trust, as `features`), which
