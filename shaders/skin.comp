@@ -83,7 +83,10 @@ void main() {
         // 2. Clipping, in draw order (SkeletonClipping: clipStart is ignored while a clip is active; the clip
         // ends after its end slot's position, whatever that slot shows). A clip's end slot that shows nothing
         // drawable gets the type's empty marker attachment for that slot (no vertices, no triangles) in the draw
-        // list, so that it still ends the clip here.
+        // list, so that it still ends the clip here. Any clipping attachment starts a clip, as in the official
+        // runtime: one of fewer than 3 vertices triangulates to nothing and clips all away, which a polygon of 1 or 2
+        // vertices does here too (no pixel is inside it); one of none is given a count of 1, its first vertex that of
+        // the next position, which exists wherever a clipped vertex reads it.
         uint clip_now = 0u, end_slot = 0xFFFFu;
         for (uint p = 0u; p < slot_count; ++p) {
             uint a = s_attachment[p];
@@ -92,8 +95,8 @@ void main() {
             uint material = attachments[a].material;
             uint slot = attachments[a].slot_and_end & 0xFFFFu;
             if ((material & k_material_clip_bit) != 0u) {
-                if (clip_now == 0u && attachments[a].vertex_count >= 3u) {
-                    clip_now = (p + 1u) | (attachments[a].vertex_count << 16);
+                if (clip_now == 0u) {
+                    clip_now = (p + 1u) | (max(attachments[a].vertex_count, 1u) << 16);
                     end_slot = attachments[a].slot_and_end >> 16;
                 }
                 s_clip[p] = 0u;

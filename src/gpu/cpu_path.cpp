@@ -2,6 +2,8 @@
 // official SkeletonClipping's; the fragment shader then clips both paths alike.
 #include "spinegpu/gpu/cpu_path.hpp"
 
+#include <algorithm>
+
 #include "spinegpu/gpu/frame_packer.hpp"
 #include "spinegpu/gpu/gpu_structs.hpp"
 
@@ -54,9 +56,11 @@ CpuPathCounts build_cpu_vertices(const StaticSkeleton& type, const AtlasBinding&
             counts.indices += a.index_count;
         }
         if (is_clip) {
-            if (clip_count == 0 && a.vertex_count >= 3) {
+            // Any clipping attachment starts a clip (see skin.comp: fewer than 3 vertices clip all away; none counts
+            // as 1, the next vertex written).
+            if (clip_count == 0) {
                 clip_first = base;
-                clip_count = a.vertex_count;
+                clip_count = std::max<std::uint32_t>(a.vertex_count, 1);
                 clip_end = a.slot_and_end >> 16;
             }
             continue;

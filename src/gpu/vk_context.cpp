@@ -208,9 +208,9 @@ void take_features(VkContext& context, const VkPhysicalDeviceFeatures& enabled) 
     context.pipeline_statistics = enabled.pipelineStatisticsQuery == VK_TRUE;
     context.shader_int64 = enabled.shaderInt64 == VK_TRUE;
     context.shader_float64 = enabled.shaderFloat64 == VK_TRUE;
-    context.max_draw_index = enabled.fullDrawIndexUint32 == VK_TRUE
-                                 ? 0xFFFFFFFEu
-                                 : std::min<std::uint32_t>(context.properties.limits.maxDrawIndexedIndexValue, 0xFFFFFF);
+    const std::uint32_t limit = context.properties.limits.maxDrawIndexedIndexValue;
+    context.max_draw_index =
+        enabled.fullDrawIndexUint32 == VK_TRUE ? 0xFFFFFFFEu : std::min<std::uint32_t>(limit, 0xFFFFFF);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu_test_support.hpp"
@@ -122,6 +123,50 @@ TEST(Renderer, a_clip_past_65535_vertices_of_its_character_clips_as_the_cpu_path
     EXPECT_TRUE(off_background(*image, 80u * k_width + 55u)) << "the left half is not drawn";
     EXPECT_FALSE(off_background(*image, 80u * k_width + 105u)) << "the right half is not clipped";
     expect_no_validation_messages(*renderer);
+}
+
+// Slots clip, a, b and after (in draw order): a clipping attachment of `count` vertices (`vertices`) ending at b, then
+// three 20 x 20 white squares side by side, centred on x -30, 0 and 30.
+std::string short_clip_skeleton(int count, const std::string& vertices) {
+    return R"({"skeleton": {"spine": "4.2.22"}, "bones": [{"name": "root"}],
+  "slots": [{"name": "clip", "bone": "root", "attachment": "c"},
+            {"name": "a", "bone": "root", "attachment": "white"}, {"name": "b", "bone": "root", "attachment": "white"},
+            {"name": "after", "bone": "root", "attachment": "white"}],
+  "skins": [{"name": "default", "attachments": {
+    "clip": {"c": {"type": "clipping", "end": "b", "vertexCount": )" +
+           std::to_string(count) + R"(, "vertices": [)" + vertices + R"(]}},
+    "a": {"white": {"x": -30, "width": 20, "height": 20}}, "b": {"white": {"width": 20, "height": 20}},
+    "after": {"white": {"x": 30, "width": 20, "height": 20}}}}]})";
+}
+
+TEST(Renderer, a_clip_of_fewer_than_three_vertices_clips_all_it_covers_away) {
+    // As the official SkeletonClipping: its polygon triangulates to nothing, so the squares of slots a and b (its end)
+    // vanish and only the square after it is drawn, on every path.
+    Result<Atlas> atlas = atlas_after_blank_pages(0, "white.atlas");
+    ASSERT_TRUE(atlas.ok()) << atlas.error().message();
+    for (const auto& [count, vertices] :
+         {std::pair{0, ""}, std::pair{1, "-100,-100"}, std::pair{2, "-100,-100, 9,9"}}) {
+        Result<SkeletonData> data = load_skeleton_json(short_clip_skeleton(count, vertices), "short-clip.json");
+        ASSERT_TRUE(data.ok()) << data.error().message();
+        Result<AtlasBinding> binding = bind_atlas(*data, *atlas);
+        ASSERT_TRUE(binding.ok()) << binding.error().message();
+        SPINEGPU_REQUIRE_RENDERER(renderer);
+        Result<std::uint32_t> type =
+            renderer->add_skeleton_type(*data, *atlas, *binding, white_pages(1, 4), "short-clip");
+        ASSERT_TRUE(type.ok()) << type.error().message();
+        SkeletonPose pose = create_pose(*data);
+        update_world_transform(pose, Physics::none);
+        const CharacterDraw character{&pose, *type, Color{}};
+        for (const RenderPath path : {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_tiles}) {
+            ASSERT_TRUE(renderer->draw({&character, 1}, Camera2D{1, 80, 80}, k_width, k_height, k_background, path));
+            Result<Image> image = renderer->read_back();
+            ASSERT_TRUE(image.ok()) << image.error().message();
+            EXPECT_NEAR(static_cast<double>(pixels_off_background(*image)), 400.0, 40.0)
+                << count << " vertices, path " << static_cast<int>(path);
+            EXPECT_TRUE(off_background(*image, 80u * k_width + 110u)) << "the square after the clip is not drawn";
+        }
+        expect_no_validation_messages(*renderer);
+    }
 }
 
 TEST(Renderer, a_refused_target_size_leaves_the_last_frame_to_read_back) {
