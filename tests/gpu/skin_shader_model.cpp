@@ -81,8 +81,8 @@ std::vector<SkinnedPosition> run_skin_pass(const StaticSkeleton& type, std::uint
         const std::uint32_t material = attachments[a].material;
         const std::uint32_t slot = attachments[a].slot_and_end & 0xFFFFu;
         if ((material & k_material_clip_bit) != 0u) {
-            if (clip_now == 0u && attachments[a].vertex_count >= 3u) {
-                clip_now = (p + 1u) | (attachments[a].vertex_count << 16);
+            if (clip_now == 0u) {
+                clip_now = (p + 1u) | (std::max(attachments[a].vertex_count, 1u) << 16);
                 end_slot = attachments[a].slot_and_end >> 16;
             }
             s_clip[p] = 0u;
