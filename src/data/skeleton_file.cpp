@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "spinegpu/core/file.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
 
@@ -12,6 +14,21 @@ bool starts_as_binary(const std::vector<std::uint8_t>& b) {
     if (b.size() < 11) return false;
     const std::uint8_t length_plus_one = b[8];
     return length_plus_one >= 3 && length_plus_one <= 33 && b[9] >= '0' && b[9] <= '9' && b[10] == '.';
+}
+
+// Whether `b` opens with the PNG signature.
+bool starts_as_png(const std::vector<std::uint8_t>& b) {
+    static constexpr std::uint8_t k_png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    return b.size() >= 8 && std::equal(k_png, k_png + 8, b.begin());
+}
+
+// Whether the first bytes of `b` (up to 256) are all printable ASCII or line breaks and tabs: text, which a binary
+// export's hash and version-length byte almost never are.
+bool starts_as_text(const std::vector<std::uint8_t>& b) {
+    const std::size_t n = std::min<std::size_t>(b.size(), 256);
+    return std::all_of(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(n), [](std::uint8_t c) {
+        return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r';
+    });
 }
 
 }  // namespace
@@ -30,6 +47,12 @@ Result<SkeletonData> load_skeleton_file(const std::string& path, const SkeletonL
     if ((byte_order_mark || b[i] == '{' || b[i] == '[') && !starts_as_binary(b)) {
         std::string_view text(reinterpret_cast<const char*>(b.data()), b.size());
         return load_skeleton_json(text, path, options);
+    }
+    if (!starts_as_binary(b)) {
+        if (starts_as_png(b)) return make_error(path, "", "a PNG image, not a skeleton (an atlas page?)");
+        if (starts_as_text(b))
+            return make_error(path, "", "text that is not JSON, so not a skeleton (an atlas? a skeleton is the .json or "
+                                        ".skel export)");
     }
     return load_skeleton_binary(b, path, options);
 }

@@ -70,6 +70,10 @@ int run_render(int argc, char** argv) {
         std::optional<std::string> out = args->get("--out");
         if (!out) return usage("--out DIR is required");
         if (out->empty()) return usage("--out needs a folder's path, not an empty one");
+        // (A .png name is the one-skeleton form's: a scene writes a folder of frames.)
+        const std::string extension = std::filesystem::path(*out).extension().string();
+        if (extension == ".png" || extension == ".PNG")
+            return usage("--out names the folder a scene's frames go to, not a .png file");
         options.out_dir = *out;
         if (std::optional<std::string> p = args->get("--path")) {
             std::optional<gpu::RenderPath> path = parse_render_path(*p);
@@ -100,6 +104,8 @@ int run_render(int argc, char** argv) {
     if (!steps) return usage("--steps needs a whole number from 0 to 4294967295");
     std::optional<double> dt = args->has("--dt") ? parse_number(*args->get("--dt")) : 0.016666666666666666;
     if (!dt || !(*dt >= 0) || *dt > 3600) return usage("--dt needs a number of seconds from 0 to 3600");
+    if (!args->has("--width") && !args->has("--height")) return usage("--width and --height are required");
+    if (args->has("--width") != args->has("--height")) return usage("--width and --height go together");
     std::optional<std::uint32_t> width = parse_whole(args->get("--width"), 1, 16384);
     std::optional<std::uint32_t> height = parse_whole(args->get("--height"), 1, 16384);
     if (!width || !height) return usage("--width and --height need whole numbers from 1 to 16384");

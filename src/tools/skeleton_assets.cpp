@@ -24,7 +24,9 @@ Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, co
     for (std::size_t i = 0; i < assets.atlas.pages.size(); ++i) {
         const std::string path = atlas_page_path(assets.atlas, static_cast<Index>(i));
         Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path);
-        if (!bytes) return bytes.error();
+        // (Named from the atlas: the page's file name was never typed, so the atlas and page say where it came from.)
+        if (!bytes)
+            return make_error(atlas_path, "page \"" + assets.atlas.pages[i].name + "\"", bytes.error().message());
         Result<ImageSize> size = image_size(*bytes, path);
         if (!size) return size.error();
         const std::uint64_t pixel_bytes = std::uint64_t{size->width} * size->height * 4;

@@ -249,7 +249,8 @@ int run_view(int argc, char** argv) {
         if (!path) return usage(k_path_choices);
         options.path = *path;
     }
-    if (args->has("--width") || args->has("--height")) {
+    if (args->has("--width") != args->has("--height")) return usage("--width and --height go together");
+    if (args->has("--width")) {
         options.width = parse_whole(args->get("--width"), 1, 16384);
         options.height = parse_whole(args->get("--height"), 1, 16384);
         if (!options.width || !options.height) return usage("--width and --height need whole numbers from 1 to 16384");

@@ -70,7 +70,12 @@ expect_usage "--dt needs a number of seconds from 0 to 3600" pose --skeleton "$r
   --dt 4000
 expect_usage "--frames needs a whole number from 1 to 100000000" view --frames 0
 expect_usage "--characters is for the demo crowd" view --scene "$tmp/scene.json" --characters 5
-expect_usage "--width and --height need whole numbers from 1 to 16384" view --width 640
+expect_usage "--width and --height go together" view --width 640
+expect_usage "--width and --height need whole numbers from 1 to 16384" view --width 640 --height 0
+expect_usage "--width and --height go together" render --skeleton "$rig" --atlas "$atlas" --animation a --width 8 \
+  --fit --out "$tmp/x.png"
+expect_usage "--width and --height are required" render --skeleton "$rig" --atlas "$atlas" --animation a --fit \
+  --out "$tmp/x.png"
 expect_usage "--path is gpu, cpu, gpu-vertex or gpu-tiles" view --path raster
 # Counts past their range say the range (a --steps past 2^32 was converted before it was checked).
 for steps in 1e20 4294967296 -1 2.5; do
@@ -121,6 +126,8 @@ expect_usage "--frames is for --scene" render --skeleton "$rig" --atlas "$atlas"
 expect_usage "--out names a .png file" render --skeleton "$rig" --atlas "$atlas" --animation a --width 8 --height 8 \
   --fit --out "$tmp/x.jpg"
 expect_usage "--out needs a folder's path, not an empty one" render --scene "$tmp/none.json" --out ""
+expect_usage "--out names the folder a scene's frames go to, not a .png file" render --scene "$tmp/none.json" \
+  --out "$tmp/frames.png"
 err=$("$bin" info "" 2>&1 >/dev/null); [ $? -eq 1 ] && [[ $err == *'"": cannot open: the path is empty'* ]] ||
   fail "info \"\": $err"
 # A camera within float range and the close-ups' needs: 1e39 overflowed a float and drew nothing, with exit code 0.
