@@ -202,7 +202,7 @@ bool expect_pass_matches_runtime(const GpuType& t, const SkeletonPose& pose, con
     return failures == 0;
 }
 
-TEST(BindForm, skinning_pass_reproduces_the_runtimes_world_vertices) {
+TEST(BindForm, skinning_pass_model_reproduces_the_runtimes_world_vertices) {
     SPINEGPU_REQUIRE_EXAMPLES();
     constexpr double k_dt = 1.0 / 60;
     constexpr int k_steps[] = {1, 13, 27, 40};

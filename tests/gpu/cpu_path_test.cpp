@@ -55,7 +55,7 @@ std::uint32_t expect_paths_agree(const SkinOutput& gpu_out, const std::vector<Gp
     return clipped;
 }
 
-TEST(CpuPath, writes_what_the_skinning_pass_writes_for_the_same_poses) {
+TEST(CpuPath, writes_what_the_skinning_pass_model_writes_for_the_same_poses) {
     SPINEGPU_REQUIRE_EXAMPLES();
     const Case cases[] = {
         {"spineboy/spineboy-pro.skel", "spineboy/spineboy.atlas", "portal"},
