@@ -63,7 +63,9 @@ Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, co
 
 void warn_if_drawn_unclipped(const char* command, const std::string& name, const SkeletonData& data,
                              gpu::RenderPath path) {
-    if (path == gpu::RenderPath::gpu_vertex && analyze_features(data).clipping)
+    const SkeletonFeatures features = analyze_features(data);
+    // (With draw-order timelines the path refuses the skeleton when it draws: a warning first would only mislead.)
+    if (path == gpu::RenderPath::gpu_vertex && features.clipping && !features.draw_order)
         std::fprintf(stderr,
                      "spinegpu %s: warning: %s has clipping attachments, which --path gpu-vertex draws unclipped (this "
                      "path does not clip; the gpu path does)\n",

@@ -42,7 +42,7 @@ Result<SkeletonAssets> load_skeleton_assets(const std::string& skeleton_path, co
 
 // Warns on stderr ("spinegpu COMMAND: warning: NAME ...") when `path` is the vertex-shader path and `data` has
 // clipping attachments, which that path draws unclipped (it refuses draw-order timelines, but a clip is only wrong
-// pixels, so the comparison path still draws).
+// pixels, so the comparison path still draws); not for data with draw-order timelines, which that path refuses.
 void warn_if_drawn_unclipped(const char* command, const std::string& name, const SkeletonData& data,
                              gpu::RenderPath path);
 
