@@ -11,7 +11,8 @@ failures=0 runs=0
 for dir in "$examples"/*/; do
   name=$(basename "$dir")
   # Every example folder holds an export in both formats.
-  ls "$dir"*.json "$dir"*.skel >/dev/null 2>&1 || { echo "FAIL: $dir lacks a .json or a .skel"; failures=$((failures + 1)); }
+  ls "$dir"*.json "$dir"*.skel >/dev/null 2>&1 ||
+    { echo "FAIL: $dir lacks a .json or a .skel"; failures=$((failures + 1)); }
   for skeleton in "$dir"*.json "$dir"*.skel; do
     [ -e "$skeleton" ] || continue
     for atlas in "$dir$name.atlas" "$dir$name-pma.atlas"; do

@@ -11,7 +11,8 @@
 #   run_render_oracle.sh SPINEGPU EXAMPLES_DIR BUILD_DIR (official|cpu) [FILTER]
 #
 # One line per case (ok / FAIL with the figures), a summary; exit 1 unless every case passed (and there was one), 77
-# when node, the examples or a Vulkan device are missing. Failed cases leave their images in $SPINEGPU_RENDER_KEEP when it is set.
+# when node, the examples or a Vulkan device are missing. Failed cases leave their images in $SPINEGPU_RENDER_KEEP
+# when it is set.
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2} build=$3 mode=$4 filter=${5:-} path=${SPINEGPU_RENDER_PATH:-gpu}
 here=$(cd "$(dirname "$0")" && pwd)
