@@ -12,8 +12,9 @@
 // premultiplied by t.a * light.a, here computed on the premultiplied texel. All four Spine blend modes come from one
 // blend equation, dst = src0 + dst * src1 (colour and alpha), which expresses the official premultiplied tables
 // (normal ONE/1-sa, additive ONE/ONE, multiply DST_COLOR/1-sa, screen ONE/1-sc): the draw gets it from dual-source
-// blending, the tile rasterizer computes it. One case differs: multiply on a premultiplied texel whose colour exceeds
-// its alpha, where the official factor on the destination passes 1 and ours, a blend factor, stops at 1.
+// blending, the tile rasterizer computes it. One case differs: multiply where the shaded colour exceeds its alpha (a
+// premultiplied texel brighter than its alpha), where the official factor on the destination passes 1 and ours, a
+// blend factor, stops at 1.
 
 // Whether pixel `p` (pixel coordinates, y down) lies inside the clipping polygon of `count` vertices from `first`
 // in the out buffer (even-odd), which is what rasterizing the official runtime's clipped triangles covers. The
@@ -67,7 +68,10 @@ void shade(vec4 t, vec4 light, vec3 dark, uint material, out vec4 src0, out vec4
     // above, premultiplied: (t * light + (1 - t) * dark) * t.a * light.a.
     vec3 texel = (material & k_material_pma_bit) != 0u ? t.rgb : t.rgb * t.a;
     vec3 premultiplied = texel * light.rgb * light.a;
-    if ((material & k_material_dark_bit) != 0u) premultiplied += (t.a - texel) * dark * light.a;
+    // (A texel brighter than its alpha makes the dark term negative; the official pipeline's output is clamped to 0
+    // before it blends, which matters to multiply's factor on the destination.)
+    if ((material & k_material_dark_bit) != 0u)
+        premultiplied = max(premultiplied + (t.a - texel) * dark * light.a, vec3(0.0));
     float a = t.a * light.a;
 
     uint blend = (material >> k_material_blend_shift) & 3u;

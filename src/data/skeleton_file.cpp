@@ -52,8 +52,8 @@ Result<SkeletonData> load_skeleton_file(const std::string& path, const SkeletonL
         if (starts_as_png(b)) return make_error(path, "", "a PNG image, not a skeleton (an atlas page?)");
         if (starts_as_text(b))
             return make_error(path, "",
-                              "text that is not JSON, so not a skeleton (an atlas? a skeleton is the .json or .skel "
-                              "export)");
+                              "text that is not a JSON object, so not a skeleton (an atlas? a skeleton is the .json "
+                              "or .skel export)");
     }
     return load_skeleton_binary(b, path, options);
 }

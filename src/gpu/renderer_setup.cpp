@@ -364,11 +364,6 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
         destroy_buffer(c, readback_made);
         return error;
     };
-    // SPINEGPU_DIAGNOSE_TARGET_PIXELS=N (for the tests): a target of more than N pixels fails as the device's memory
-    // running out would.
-    if (std::optional<std::uint64_t> limit = diagnostic_number("SPINEGPU_DIAGNOSE_TARGET_PIXELS");
-        limit && std::uint64_t{w} * h > *limit)
-        return vk_error("vkAllocateMemory (SPINEGPU_DIAGNOSE_TARGET_PIXELS)", VK_ERROR_OUT_OF_DEVICE_MEMORY);
     VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     image.imageType = VK_IMAGE_TYPE_2D;
     image.format = VK_FORMAT_R8G8B8A8_UNORM;
@@ -400,6 +395,11 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
         framebuffer_made = VK_NULL_HANDLE;
         return undo(vk_error("vkCreateFramebuffer", r));
     }
+    // SPINEGPU_DIAGNOSE_TARGET_PIXELS=N (for the tests): the readback buffer of a target of more than N pixels fails
+    // as the device's memory running out would, after the image, view and framebuffer were made (which go again).
+    if (std::optional<std::uint64_t> limit = diagnostic_number("SPINEGPU_DIAGNOSE_TARGET_PIXELS");
+        limit && std::uint64_t{w} * h > *limit)
+        return undo(vk_error("vkAllocateMemory (SPINEGPU_DIAGNOSE_TARGET_PIXELS)", VK_ERROR_OUT_OF_DEVICE_MEMORY));
     if (Result<void> r = create_buffer(c, VkDeviceSize{w} * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true,
                                        readback_made, true);
         !r)

@@ -37,8 +37,8 @@ struct VkContext {
     bool shader_int64 = false;                   // 64-bit integers in shaders (the tile rasterizer needs them)
     bool shader_float64 = false;                 // 64-bit floats in shaders (the tile rasterizer needs them)
     bool compute_subgroup_vote = false;          // subgroupAny in compute shaders (the tile rasterizer needs it)
-    // The largest vertex index an indexed draw may use: 2^32 - 2 with fullDrawIndexUint32 enabled, else the device's
-    // maxDrawIndexedIndexValue, which is then at least 2^24 - 1 (and what Vulkan guarantees without the feature).
+    // The largest vertex index an indexed draw may use: 2^32 - 2 with fullDrawIndexUint32 enabled, else 2^24 - 1
+    // (what Vulkan guarantees without the feature; less if the device's maxDrawIndexedIndexValue says so).
     std::uint32_t max_draw_index = 0xFFFFFF;
     bool borrowed = false;                       // the application's (HostDevice): destroyed by it, not here
     bool timeline_semaphore = false;             // the application's device has timeline semaphores enabled

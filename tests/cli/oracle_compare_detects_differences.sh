@@ -3,8 +3,8 @@
 # walk, 20 steps) against itself and against a copy moved within tolerance, and fails, naming what differs, on
 # copies with one bone's x shifted by 0.1 or its a by 0.002, one slot's attachment renamed, its alpha moved by 0.003,
 # a dark colour given to it or a vertex moved by 0.1, one event dropped or its float moved by 0.001, two slots
-# swapped in the draw order, a line missing or one too many; and on two empty dumps. Then pose_dump.mjs dumps the project's demo rig for each of its animations
-# and for the demo-rig schedule without error.
+# swapped in the draw order, a line missing or one too many; and on two empty dumps. Then pose_dump.mjs dumps the
+# project's demo rig for each of its animations and for the demo-rig schedule without error.
 #
 #   bash oracle_compare_detects_differences.sh SPINEGPU_BIN EXAMPLES_DIR BUILD_DIR      (exit 77: skipped)
 set -u

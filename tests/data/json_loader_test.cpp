@@ -605,7 +605,7 @@ TEST(JsonLoader, text_behind_a_byte_order_mark_or_opening_with_a_bracket_gets_js
 TEST(JsonLoader, an_image_or_other_text_given_as_the_skeleton_is_named_for_what_it_is) {
     const std::pair<std::string, std::string> cases[] = {
         {std::string("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16), "a PNG image, not a skeleton"},
-        {"spineboy.png\nsize: 1024, 256\nfilter: Linear, Linear\n", "text that is not JSON"},
+        {"spineboy.png\nsize: 1024, 256\nfilter: Linear, Linear\n", "text that is not a JSON object"},
     };
     for (const auto& [bytes, what] : cases) {
         std::filesystem::path path = std::filesystem::temp_directory_path() /

@@ -76,11 +76,12 @@ struct WorldRect {
 };
 
 // Whether the character can show anything inside `view`: its drawn bones' positions widened by each bone's radius
-// (StaticSkeleton::bone_radius) times the bone matrix's Frobenius norm, which bounds every vertex it can draw
-// (a weighted vertex is a weighted mean of its bones' transforms); inactive bones (SkeletonPose::bone_active) are left
-// out, as their slots draw nothing. Conservative: it may keep a character that shows nothing in view, never drops
-// one that does (for data whose attachments are weighted only to bones active with their slot's bone, as Spine
-// exports them). Needs world transforms computed.
+// (StaticSkeleton::bone_radius, plus the pose's largest deform while SkeletonPose::deform_beyond_keys is set) times
+// the bone matrix's Frobenius norm, which bounds every vertex it can draw (a weighted vertex is a weighted mean of
+// its bones' transforms); inactive bones (SkeletonPose::bone_active) are left out, as their slots draw nothing.
+// Conservative: it may keep a character that shows nothing in view, never drops one that does (for data whose
+// attachments are weighted only to bones active with their slot's bone, as Spine exports them). Needs world
+// transforms computed.
 bool character_in_view(const StaticSkeleton& type, const SkeletonPose& pose, const WorldRect& view);
 
 // A character's culling box kept from one frame to the next: the union of its active drawn bones' boxes, as

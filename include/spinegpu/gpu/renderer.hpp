@@ -181,7 +181,8 @@ public:
     // culled without reading its bones. Waits only for the frame that last used this frame-in-flight slot (at a new
     // size, for every frame), and fails, drawing nothing, when that earlier frame went wrong on the device or, recorded
     // by record_onto, did not signal within 30 s (see finish). A new size the device refuses or cannot make (out of
-    // memory) fails too, leaving the old target and its last frame. `poses`, when given, runs first on each range of
+    // memory) fails too, leaving the old target and its last frame (the new target is made while the old one still
+    // holds its memory). `poses`, when given, runs first on each range of
     // characters, in the packing pass (see PoseJob).
     Result<FrameStats> draw(std::span<const CharacterDraw> characters, const Camera2D& camera, std::uint32_t width,
                             std::uint32_t height, Color background, RenderPath path, PoseJob poses = {});
