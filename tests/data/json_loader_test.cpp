@@ -564,18 +564,24 @@ TEST(JsonLoader, keeps_javascript_member_order) {
     EXPECT_EQ(d.animation_names[3], "run");
 }
 
+// load_skeleton_file on a temporary file `name` holding `bytes` (removed again).
+Result<SkeletonData> load_as_file(const std::string& bytes, const std::string& name) {
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("spinegpu_" + std::to_string(::getpid()) + "_" + name);
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << bytes;
+    }
+    Result<SkeletonData> loaded = load_skeleton_file(path.string());
+    std::filesystem::remove(path);
+    return loaded;
+}
+
 TEST(JsonLoader, reads_a_file_that_starts_with_a_byte_order_mark) {
     const std::string text = "\xEF\xBB\xBF" + doc(k_two_bones);
     EXPECT_EQ(load_ok(text).bones.size(), 2u);
     // load_skeleton_file must see JSON behind the mark and hand the loader text it can parse.
-    std::filesystem::path path =
-        std::filesystem::temp_directory_path() / ("spinegpu_bom_test_" + std::to_string(::getpid()) + ".json");
-    {
-        std::ofstream out(path, std::ios::binary);
-        out << text;
-    }
-    Result<SkeletonData> loaded = load_skeleton_file(path.string());
-    std::filesystem::remove(path);
+    Result<SkeletonData> loaded = load_as_file(text, "bom.json");
     ASSERT_TRUE(loaded.ok()) << loaded.error().message();
     EXPECT_EQ(loaded->bone_names[1], "arm");
 }
@@ -588,14 +594,7 @@ TEST(JsonLoader, text_behind_a_byte_order_mark_or_opening_with_a_bracket_gets_js
         {"\xEF\xBB\xBF\n[]", "expected an object, found an array"},
     };
     for (const auto& [text, what] : cases) {
-        std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("spinegpu_text_kind_test_" + std::to_string(::getpid()) + ".json");
-        {
-            std::ofstream out(path, std::ios::binary);
-            out << text;
-        }
-        Result<SkeletonData> loaded = load_skeleton_file(path.string());
-        std::filesystem::remove(path);
+        Result<SkeletonData> loaded = load_as_file(text, "text_kind.json");
         ASSERT_FALSE(loaded.ok()) << what;
         EXPECT_NE(loaded.error().message().find(what), std::string::npos) << loaded.error().message();
         EXPECT_EQ(loaded.error().message().find("header"), std::string::npos) << loaded.error().message();
@@ -608,14 +607,7 @@ TEST(JsonLoader, an_image_or_other_text_given_as_the_skeleton_is_named_for_what_
         {"spineboy.png\nsize: 1024, 256\nfilter: Linear, Linear\n", "text that is not a JSON object"},
     };
     for (const auto& [bytes, what] : cases) {
-        std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("spinegpu_not_a_skeleton_" + std::to_string(::getpid()) + ".skel");
-        {
-            std::ofstream out(path, std::ios::binary);
-            out << bytes;
-        }
-        Result<SkeletonData> loaded = load_skeleton_file(path.string());
-        std::filesystem::remove(path);
+        Result<SkeletonData> loaded = load_as_file(bytes, "not_a_skeleton.skel");
         ASSERT_FALSE(loaded.ok()) << what;
         EXPECT_NE(loaded.error().message().find(what), std::string::npos) << loaded.error().message();
     }
