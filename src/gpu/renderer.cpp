@@ -1,6 +1,7 @@
 // The renderer's public calls: creation, skeleton types, frames (drawn by renderer_frame.cpp) and waiting for them,
 // readback and handing frames on. Setup is in renderer_setup.cpp.
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "renderer_impl.hpp"
@@ -448,6 +449,71 @@ Result<Image> Renderer::read_back() {
     image.rgba.assign(src, src + std::size_t{m.width} * m.height * 4);
     unpremultiply_rgba8(image.rgba);
     return image;
+}
+
+Result<DrawnGeometry> Renderer::read_back_geometry() {
+    Impl& m = *impl_;
+    if (m.last_frame < 0) return make_error("renderer", "read_back_geometry", "no frame has been drawn");
+    FrameSlot& f = m.frames[static_cast<std::size_t>(m.last_frame)];
+    if (!f.drawn_path)
+        return make_error("renderer", "read_back_geometry",
+                          "the last draw failed after taking the last frame's slot, whose buffers it may have "
+                          "remade");
+    if (*f.drawn_path == RenderPath::gpu_vertex)
+        return make_error("renderer", "read_back_geometry",
+                          "the last frame went through the gpu_vertex path, which skins in the vertex shader and "
+                          "writes no vertices");
+    if (Result<void> done = m.wait_all("read_back_geometry"); !done) return done.error();
+    const std::size_t vertex_count = f.stats.vertices, index_count = std::size_t{f.stats.triangles} * 3;
+    const std::size_t vertex_bytes = vertex_count * sizeof(GpuOutVertex), index_bytes = index_count * 4;
+    DrawnGeometry out;
+    out.vertices.resize(vertex_count);
+    out.indices.resize(index_count);
+    if (*f.drawn_path == RenderPath::cpu) {
+        // Written here, in mapped memory.
+        if (vertex_bytes > 0) std::memcpy(out.vertices.data(), f.cpu_vertices.mapped, vertex_bytes);
+        if (index_bytes > 0) std::memcpy(out.indices.data(), f.cpu_indices.mapped, index_bytes);
+        return out;
+    }
+    if (vertex_bytes == 0 && index_bytes == 0) return out;
+    // Written by the skinning pass, in device-local memory: copied into a buffer the host reads.
+    GpuBuffer staging;
+    staging.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    if (Result<void> made = create_buffer(*m.context, vertex_bytes + index_bytes, staging.usage, true, staging, true);
+        !made)
+        return made.error();
+    Result<void> copied = m.submit_once([&](VkCommandBuffer cb) {
+        VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        written.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written, 0,
+                             nullptr, 0, nullptr);
+        if (vertex_bytes > 0) {
+            const VkBufferCopy vertices{0, 0, vertex_bytes};
+            vkCmdCopyBuffer(cb, f.gpu_vertices.buffer, staging.buffer, 1, &vertices);
+        }
+        if (index_bytes > 0) {
+            const VkBufferCopy indices{0, vertex_bytes, index_bytes};
+            vkCmdCopyBuffer(cb, f.gpu_indices.buffer, staging.buffer, 1, &indices);
+        }
+        VkMemoryBarrier copied_out{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        copied_out.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        copied_out.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &copied_out, 0,
+                             nullptr, 0, nullptr);
+    });
+    if (copied) {
+        VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
+        range.memory = staging.memory;
+        range.size = VK_WHOLE_SIZE;
+        vkInvalidateMappedMemoryRanges(m.context->device, 1, &range);
+        const auto* bytes = static_cast<const std::uint8_t*>(staging.mapped);
+        if (vertex_bytes > 0) std::memcpy(out.vertices.data(), bytes, vertex_bytes);
+        if (index_bytes > 0) std::memcpy(out.indices.data(), bytes + vertex_bytes, index_bytes);
+    }
+    destroy_buffer(*m.context, staging);
+    if (!copied) return copied.error();
+    return out;
 }
 
 std::optional<FrameStats> Renderer::last_finished() const { return impl_->last_finished; }

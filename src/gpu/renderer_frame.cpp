@@ -83,6 +83,7 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
         if (Result<void> r = m.fit_target(width, height); !r) return r.error();
     FrameSlot& f = m.frames[m.frame_index];
     if (Result<void> r = m.wait_slot(f, call, std::nullopt, to.into); !r) return r.error();
+    f.drawn_path.reset();
     const bool tiles = path == RenderPath::gpu_tiles;
     if (to.host != nullptr && !tiles)
         if (Result<void> r = m.fit_host_framebuffer(f, *to.host); !r) return r.error();

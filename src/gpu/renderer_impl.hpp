@@ -187,6 +187,9 @@ struct FrameSlot {
     // renderer cannot tell was executed: its last stamp and fragment query are read only when available.
     bool drawn_in_secondary = false;
     bool tiles = false;    // drawn by the tile rasterizer: fragments come from `counters`, not the query
+    // The path of the frame last recorded in this slot; none while a draw is under way in it, or after one failed
+    // (read_back_geometry then has nothing to read).
+    std::optional<RenderPath> drawn_path;
     // Recorded by record_onto: the timeline value its submission signals (0: waited for by `fence`), and the
     // application's command buffer it was recorded into.
     std::uint64_t signal = 0;

@@ -337,6 +337,7 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
     f.pending = true;
     stats.frame = ++m.frames_submitted;
     f.stats = stats;
+    f.drawn_path = path;
     m.last_frame = static_cast<std::int32_t>(m.frame_index);
     if (to.host == nullptr && to.pass == nullptr) m.target_drawn = true;
     m.frame_index = (m.frame_index + 1) % m.frames_in_flight;

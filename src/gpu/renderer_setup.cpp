@@ -279,8 +279,9 @@ Result<void> Renderer::Impl::create_frames() {
         f.cpu_vertices.host_visible = true;
         f.cpu_indices.usage = storage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
         f.cpu_indices.host_visible = true;
-        f.gpu_vertices.usage = storage;
-        f.gpu_indices.usage = storage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
+        // (Copied from by read_back_geometry.)
+        f.gpu_vertices.usage = storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+        f.gpu_indices.usage = storage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         f.tile_bits.usage = storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
         f.counters.usage = storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
         f.counters.host_visible = true;

@@ -138,6 +138,13 @@ struct FrameStats {
     std::uint32_t descriptor_writes = 0;
 };
 
+// The vertices and triangles one frame draws (Renderer::read_back_geometry): the characters in view in draw-list
+// order, each in its draw order; indices count from the frame's first vertex, three per triangle.
+struct DrawnGeometry {
+    std::vector<GpuOutVertex> vertices;
+    std::vector<std::uint32_t> indices;
+};
+
 class Renderer {
 public:
     // Creates the device (see RendererDesc), or takes the application's (RendererDesc::host), and the pipelines.
@@ -286,6 +293,13 @@ public:
     // straight-alpha RGBA8 (un-premultiplied); fails as finish does, and when draw() has drawn none since the target
     // was last resized (draw_onto's and record_onto's frames are in the application's images).
     Result<Image> read_back();
+
+    // What the last frame's draw reads, for checking one path against another: on the gpu and gpu_tiles paths what
+    // the skinning pass wrote (read back from the device), on the cpu path what the CPU path wrote. Waits for every
+    // frame, as finish does. Fails before the first frame, after a gpu_vertex frame (it skins in the vertex shader and
+    // writes no vertices), and when a draw that failed since reused the frame's slot (one frame in flight), which may
+    // have remade its buffers.
+    Result<DrawnGeometry> read_back_geometry();
 
     // Shows the last frame drawn in the window (RendererDesc::window), scaled to fill its `width` x `height` pixels
     // (its framebuffer size; draw at that size to show the frame 1:1). Does not wait for the frame: the copy into the
