@@ -16,8 +16,10 @@ layout(std430, set = 0, binding = 10) writeonly buffer OutIndices { uint out_ind
 
 layout(push_constant) uniform Push { uint character_count; uint row_width; } push;
 
-// Slots the shared arrays hold: k_max_slots, or fewer when every type has fewer (the renderer specializes the pass
-// for k_small_slot_capacity, which leaves room for more workgroups per multiprocessor).
+// Slots the shared arrays hold: as many as the device's shared memory allows, up to k_max_slots, or fewer when every
+// type has fewer (the renderer specializes the pass for k_small_slot_capacity, which leaves room for more workgroups
+// per multiprocessor). The renderer counts these arrays' bytes (skin_shared_memory_bytes, renderer_impl.hpp): change
+// both together.
 layout(constant_id = 0) const uint k_slot_capacity = k_max_slots;
 
 shared uint s_attachment[k_slot_capacity];     // global attachment index, or k_no_section

@@ -35,6 +35,12 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
     if (std::optional<std::uint64_t> index = diagnostic_number("SPINEGPU_DIAGNOSE_DRAW_INDEX"))
         impl->context->max_draw_index =
             static_cast<std::uint32_t>(std::min<std::uint64_t>(impl->context->max_draw_index, *index));
+    // SPINEGPU_DIAGNOSE_SHARED_MEMORY=N: compute shaders may use at most N bytes of shared memory per workgroup, as on
+    // a device that has no more (the tile rasterizer needs 32 KB; the skinning pass holds fewer slots).
+    if (std::optional<std::uint64_t> bytes = diagnostic_number("SPINEGPU_DIAGNOSE_SHARED_MEMORY")) {
+        std::uint32_t& limit = impl->context->properties.limits.maxComputeSharedMemorySize;
+        limit = static_cast<std::uint32_t>(std::min<std::uint64_t>(limit, *bytes));
+    }
     if (Result<void> r = impl->create_pipelines(); !r) return r.error();
     if (Result<void> r = impl->create_frames(); !r) return r.error();
     if (desc.window != nullptr) {

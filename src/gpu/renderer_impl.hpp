@@ -111,6 +111,21 @@ bool same_image(const HostImage& a, const HostImage& b);
 // Shared memory the tile rasterizer's passes may use per workgroup (triangles.comp and raster.comp stay within it).
 inline constexpr std::uint32_t k_tile_shared_memory_bytes = 32768;
 
+// Shared memory the skinning pass (skin.comp) uses per workgroup when specialized for `slots` slots: six words per
+// slot, two totals, and two scan words per invocation.
+constexpr std::uint32_t skin_shared_memory_bytes(std::uint32_t slots) {
+    return (6 * slots + 2 + 2 * k_skin_workgroup) * 4;
+}
+
+// The most slots the skinning pass holds within `shared_bytes` of shared memory per workgroup (at most k_max_slots):
+// 1024 from 25 KB, 661 from Vulkan's guaranteed 16 KB.
+constexpr std::uint32_t skin_slot_capacity(std::uint32_t shared_bytes) {
+    const std::uint32_t fixed = skin_shared_memory_bytes(0);
+    const std::uint32_t slots = shared_bytes > fixed ? (shared_bytes - fixed) / 24 : 0;
+    return slots < k_max_slots ? slots : k_max_slots;
+}
+static_assert(skin_slot_capacity(16384) >= k_small_slot_capacity, "the small skinning pass fits every device");
+
 // The number environment variable `name` holds (a diagnostic switch), or none when it is unset, empty or not a
 // decimal number.
 std::optional<std::uint64_t> diagnostic_number(const char* name);
@@ -239,6 +254,9 @@ struct Renderer::Impl {
     // Why upload_static failed, once it has: it leaves the static data part-made, so it is not tried again.
     std::optional<Error> static_error;
     std::uint32_t max_slots = 0;  // the most slots of any type (after finalize)
+    // The most slots the skinning pass (skin_pipeline) holds on this device (skin_slot_capacity): types with more
+    // draw only through the gpu_vertex and cpu paths.
+    std::uint32_t skin_capacity = k_max_slots;
     // Each character's fixed places in the frame's bone and word buffers are its index times these: the most
     // drawn bones and words of any type (after finalize), so that ranges of characters pack independently.
     std::uint32_t bone_stride = 0, word_stride = 0;

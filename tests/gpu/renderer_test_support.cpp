@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
+#include <cstring>
 
 namespace spinegpu::test {
 
@@ -138,6 +140,40 @@ std::optional<SpineboyCrowd> load_spineboy_crowd(Renderer& renderer) {
     crowd.spineboy = std::move(*spineboy);
     spineboy_crowd(crowd.spineboy, crowd.players, crowd.characters);
     return crowd;
+}
+
+DrawnGeometry read_geometry(Renderer& renderer, const std::string& where) {
+    Result<DrawnGeometry> read = renderer.read_back_geometry();
+    EXPECT_TRUE(read.ok()) << where << ": " << read.error().message();
+    return read.ok() ? std::move(*read) : DrawnGeometry{};
+}
+
+float expect_same_geometry(const DrawnGeometry& got, const DrawnGeometry& want, const std::string& where) {
+    EXPECT_EQ(got.vertices.size(), want.vertices.size()) << where;
+    EXPECT_EQ(got.indices.size(), want.indices.size()) << where;
+    if (got.indices != want.indices) {
+        const auto at = std::mismatch(got.indices.begin(), got.indices.end(), want.indices.begin(), want.indices.end());
+        ADD_FAILURE() << where << ": index " << (at.first - got.indices.begin()) << " differs";
+    }
+    float most = 0;
+    int reported = 0;
+    const std::size_t n = std::min(got.vertices.size(), want.vertices.size());
+    for (std::size_t v = 0; v < n && reported < 3; ++v) {
+        const GpuOutVertex& g = got.vertices[v];
+        const GpuOutVertex& w = want.vertices[v];
+        const float off = std::max(std::fabs(g.x - w.x), std::fabs(g.y - w.y));
+        most = std::max(most, off);
+        const bool same_rest = std::memcmp(&g.u, &w.u, sizeof(GpuOutVertex) - offsetof(GpuOutVertex, u)) == 0;
+        if (!(off <= k_skinned_position_tolerance) || !same_rest) {
+            ++reported;
+            ADD_FAILURE() << where << ": vertex " << v << " is (" << g.x << ", " << g.y << ") uv (" << g.u << ", "
+                          << g.v << ") light " << std::hex << g.light << " dark " << g.dark << " material "
+                          << g.material << std::dec << " clip " << g.clip_first << "; the CPU path's (" << w.x << ", "
+                          << w.y << ") uv (" << w.u << ", " << w.v << ") light " << std::hex << w.light << " dark "
+                          << w.dark << " material " << w.material << std::dec << " clip " << w.clip_first;
+        }
+    }
+    return most;
 }
 
 }  // namespace spinegpu::test

@@ -108,4 +108,17 @@ struct SpineboyCrowd {
 // Loads spineboy-pro into `renderer` and makes the crowd; nothing after recording a failure.
 std::optional<SpineboyCrowd> load_spineboy_crowd(gpu::Renderer& renderer);
 
+// How far a skinned coordinate of a GPU path may be from the CPU path's, in skeleton units: the skinning pass sums the
+// same products in float, in its own order and with fused multiply-adds, so the two differ by a few roundings of the
+// largest term (bone translations reach some thousands of units in the examples: an ulp there is about 1e-4).
+inline constexpr float k_skinned_position_tolerance = 2e-3f;
+
+// What the renderer's last frame drew (Renderer::read_back_geometry), or nothing after recording the failure.
+gpu::DrawnGeometry read_geometry(gpu::Renderer& renderer, const std::string& where);
+
+// Expects `got` (a GPU path's geometry) to be `want` (the CPU path's): the same indices, and vertices the same but for
+// positions within k_skinned_position_tolerance; reports the first few vertices that differ. Returns the largest
+// position difference.
+float expect_same_geometry(const gpu::DrawnGeometry& got, const gpu::DrawnGeometry& want, const std::string& where);
+
 }  // namespace spinegpu::test

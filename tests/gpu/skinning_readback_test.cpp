@@ -5,9 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdint>
-#include <cstring>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -18,50 +17,7 @@ namespace {
 
 using gpu::CharacterDraw;
 using gpu::DrawnGeometry;
-using gpu::GpuOutVertex;
 using gpu::RenderPath;
-
-// How far a skinned coordinate may be from the CPU path's, in skeleton units: the shader sums the same products in
-// float, in its own order and with fused multiply-adds, so the two differ by a few roundings of the largest term
-// (bone translations reach some thousands of units in the examples: an ulp there is about 1e-4).
-constexpr float k_position_tolerance = 2e-3f;
-
-// What the last frame drew, or a failure.
-DrawnGeometry geometry(gpu::Renderer& renderer, const std::string& where) {
-    Result<DrawnGeometry> read = renderer.read_back_geometry();
-    EXPECT_TRUE(read.ok()) << where << ": " << read.error().message();
-    return read.ok() ? std::move(*read) : DrawnGeometry{};
-}
-
-// Compares `got` (a GPU path's) with `want` (the CPU path's); returns the largest position difference. Reports at
-// most a few differing vertices.
-float expect_same_geometry(const DrawnGeometry& got, const DrawnGeometry& want, const std::string& where) {
-    EXPECT_EQ(got.vertices.size(), want.vertices.size()) << where;
-    EXPECT_EQ(got.indices.size(), want.indices.size()) << where;
-    if (got.indices != want.indices) {
-        const auto at = std::mismatch(got.indices.begin(), got.indices.end(), want.indices.begin(), want.indices.end());
-        ADD_FAILURE() << where << ": index " << (at.first - got.indices.begin()) << " differs";
-    }
-    float most = 0;
-    int reported = 0;
-    const std::size_t n = std::min(got.vertices.size(), want.vertices.size());
-    for (std::size_t v = 0; v < n && reported < 3; ++v) {
-        const GpuOutVertex& g = got.vertices[v];
-        const GpuOutVertex& w = want.vertices[v];
-        const float off = std::max(std::fabs(g.x - w.x), std::fabs(g.y - w.y));
-        most = std::max(most, off);
-        const bool same_rest = std::memcmp(&g.u, &w.u, sizeof(GpuOutVertex) - offsetof(GpuOutVertex, u)) == 0;
-        if (!(off <= k_position_tolerance) || !same_rest) {
-            ++reported;
-            ADD_FAILURE() << where << ": vertex " << v << " is (" << g.x << ", " << g.y << ") uv (" << g.u << ", "
-                          << g.v << ") light " << std::hex << g.light << " dark " << g.dark << " material "
-                          << g.material << std::dec << " clip " << g.clip_first << "; the CPU path's (" << w.x << ", "
-                          << w.y << ") uv (" << w.u << ", " << w.v << ") light " << std::hex << w.light << " dark "
-                          << w.dark << " material " << w.material << std::dec << " clip " << w.clip_first;
-        }
-    }
-    return most;
-}
 
 TEST(SkinningPass, writes_what_the_cpu_path_writes_for_every_example_animation) {
     SPINEGPU_REQUIRE_EXAMPLES();
@@ -94,7 +50,7 @@ TEST(SkinningPass, writes_what_the_cpu_path_writes_for_every_example_animation) 
                         renderer->draw(characters, camera, k_width, k_height, k_background, path);
                     ASSERT_TRUE(frame.ok()) << where << ": " << frame.error().message();
                     EXPECT_EQ(frame->characters, 2u) << where;
-                    drawn.push_back(geometry(*renderer, where));
+                    drawn.push_back(read_geometry(*renderer, where));
                 }
                 most = std::max(most, expect_same_geometry(drawn[1], drawn[0], where + " (gpu path)"));
                 most = std::max(most, expect_same_geometry(drawn[2], drawn[0], where + " (gpu_tiles path)"));
