@@ -1,14 +1,53 @@
 #include <cstdio>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "usage.hpp"
 #include "skeleton_report.hpp"
+#include "spinegpu/core/file.hpp"
 #include "spinegpu/data/attachment_binding.hpp"
+#include "spinegpu/data/image.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
 
 namespace spinegpu::tools {
+namespace {
+
+// Reads each page image's size from its PNG header (no pixels are decoded): a page the atlas leaves unsized takes it;
+// a page whose image is missing, unreadable or of another size than the atlas says is named in a warning, for render,
+// bench and view would refuse it.
+std::vector<std::string> check_page_images(Atlas& atlas, const std::string& atlas_path) {
+    std::vector<std::string> warnings;
+    for (std::size_t i = 0; i < atlas.pages.size(); ++i) {
+        const auto page = static_cast<Index>(i);
+        const std::string where = atlas_path + ": page \"" + atlas.pages[i].name + "\": ";
+        const std::string path = atlas_page_path(atlas, page);
+        Result<std::vector<std::uint8_t>> bytes = read_file_bytes(path);
+        if (!bytes) {
+            warnings.push_back(where + bytes.error().message());
+            continue;
+        }
+        Result<ImageSize> size = image_size(*bytes, path);
+        if (!size) {
+            warnings.push_back(where + size.error().message());
+            continue;
+        }
+        const AtlasPage& p = atlas.pages[i];
+        if (p.width == 0 || p.height == 0) {
+            if (Result<void> sized = set_atlas_page_size(atlas, page, size->width, size->height); !sized)
+                warnings.push_back(where + sized.error().message());
+        } else if (p.width != size->width || p.height != size->height) {
+            warnings.push_back(where + path + " is " + std::to_string(size->width) + "x" +
+                               std::to_string(size->height) + " but the atlas says " + std::to_string(p.width) + "x" +
+                               std::to_string(p.height));
+        }
+    }
+    return warnings;
+}
+
+}  // namespace
 
 int run_info(int argc, char** argv) {
     std::string error;
@@ -37,6 +76,9 @@ int run_info(int argc, char** argv) {
             std::fprintf(stderr, "spinegpu info: %s\n", binding.error().message().c_str());
             return 1;
         }
+        for (const std::string& warning : check_page_images(*loaded, *atlas_path))
+            std::fprintf(stderr, "spinegpu info: warning: %s; render, bench and view refuse this atlas\n",
+                         warning.c_str());
         atlas = std::move(*loaded);
     }
     const Atlas* atlas_ptr = atlas ? &*atlas : nullptr;

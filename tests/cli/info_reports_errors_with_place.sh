@@ -35,6 +35,32 @@ if [ -f "$ex" ]; then
   [[ $out == *"bones"* ]] || fail "brace.skel: no description: $out"
 fi
 
+# With --atlas, page images that render would refuse are named in a warning (info still describes the skeleton):
+# a missing one, one that is not a PNG, one of another size than the atlas says. A page the atlas leaves unsized
+# takes its image's size.
+sb=$2/spineboy
+if [ -f "$sb/spineboy-pro.skel" ]; then
+  mkdir "$tmp/pages"
+  cp "$sb/spineboy-pro.skel" "$sb/spineboy.atlas" "$tmp/pages/"
+  check_page() {  # what the page image is, the words the warning must hold
+    out=$(cd "$tmp/pages" && "$bin" info spineboy-pro.skel --atlas spineboy.atlas 2>&1 >/dev/null) ||
+      fail "$1: info failed: $out"
+    [[ $out == *'warning: spineboy.atlas: page "spineboy.png": '*"$2"* ]] || fail "$1: no warning naming it: $out"
+  }
+  check_page "a missing page" "cannot open"
+  printf 'not a png' > "$tmp/pages/spineboy.png"
+  check_page "a page that is no PNG" "cannot decode"
+  cp "$sb/spineboy-run.png" "$tmp/pages/spineboy.png"
+  check_page "a page of another size" "is 1177x685 but the atlas says 1024x256"
+  cp "$sb/spineboy.png" "$tmp/pages/spineboy.png"
+  out=$(cd "$tmp/pages" && "$bin" info spineboy-pro.skel --atlas spineboy.atlas 2>&1 >/dev/null)
+  [ -z "$out" ] || fail "the right page warned: $out"
+  sed -i '/^size:/d' "$tmp/pages/spineboy.atlas"
+  out=$(cd "$tmp/pages" && "$bin" info spineboy-pro.skel --atlas spineboy.atlas --json) || fail "unsized page: $out"
+  [[ $out == *'"pages": [{"name": "spineboy.png", "width": 1024, "height": 256,'* ]] ||
+    fail "an unsized page does not take its image's size: ${out##*\"pages\"}"
+fi
+
 # An empty or blank file (JSON or binary) says so, not that a binary header ended early.
 printf '' > "$tmp/empty.json"
 printf ' \n\t\n' > "$tmp/blank.skel"
