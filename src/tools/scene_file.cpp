@@ -27,8 +27,8 @@ std::string shortest(double value) {
     return text;
 }
 
-// Reads members of one JSON object with typed getters that record the first error at "where.key" (a key the object
-// holds twice is that error, found on construction).
+// Reads members of one JSON object with typed getters that record the first error at "where.key" ("key" for the
+// scene's own members, where is empty; a key the object holds twice is that error, found on construction).
 class Fields {
 public:
     Fields(const std::string& file, std::string where, element object, std::optional<Error>& error)
@@ -92,7 +92,11 @@ public:
     }
     void fail(std::string_view key, std::string what) {
         if (error_) return;
-        error_ = make_error(file_, key.empty() ? where_ : where_ + "." + std::string(key), std::move(what));
+        // The scene's own members are named bare, as "types" and "characters[3]" are; the scene itself "scene".
+        const std::string place = key.empty()     ? (where_.empty() ? "scene" : where_)
+                                  : where_.empty() ? std::string(key)
+                                                   : where_ + "." + std::string(key);
+        error_ = make_error(file_, place, std::move(what));
     }
     const std::string& where() const { return where_; }
 
@@ -122,7 +126,7 @@ Result<SceneFile> parse_scene(const std::string& json, const std::string& file) 
         return make_error(file, json_error_place(text, "JSON"),
                           std::string("invalid JSON: ") + simdjson::error_message(error));
     std::optional<Error> error;
-    Fields top(file, "scene", root, error);
+    Fields top(file, "", root, error);
     if (error) return *error;
     float width = 1280, height = 720;
     top.number_field("width", width, 1, 16384);

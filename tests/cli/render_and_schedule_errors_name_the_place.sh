@@ -25,7 +25,7 @@ type='{"name": "boy", "skeleton": "boy.json", "atlas": "boy.atlas"}'
 expect_error camera-number 'camera: must be an object' "{\"camera\": 200, \"types\": [$type], \"characters\": []}"
 expect_error character-number 'characters[0]: must be an object' "{\"types\": [$type], \"characters\": [7]}"
 expect_error type-string 'types[0]: must be an object' '{"types": ["boy"], "characters": []}'
-expect_error scene-array 'scene: must be an object' '[1, 2]'
+expect_error scene-array 'json: scene: must be an object' '[1, 2]'
 # Wrong values, unknown names, missing parts, broken JSON.
 expect_error camera-scale 'camera.scale: must be a number' "{\"camera\": {\"scale\": \"big\"}, \"types\": [$type]}"
 expect_error unknown-type 'characters[0].type: unknown type "knight"' \
@@ -37,10 +37,10 @@ expect_error broken 'line 1, column 12: invalid JSON' '{"types": ['
 # A UTF-8 byte order mark (as some editors write) is skipped: the error is the scene's own.
 expect_error bom 'characters[0].type: unknown type "knight"' \
   "$(printf '\xef\xbb\xbf'){\"types\": [$type], \"characters\": [{\"type\": \"knight\", \"animation\": \"run\"}]}"
-expect_error height 'height: sizes are whole pixels' "{\"width\": 64, \"height\": 64.5, \"types\": [$type]}"
+expect_error height 'json: height: sizes are whole pixels' "{\"width\": 64, \"height\": 64.5, \"types\": [$type]}"
 expect_error layer 'characters[0].layer: must be a whole number' \
   "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"layer\": 1.5}]}"
-expect_error misspelt 'scene.widht: unknown key' "{\"widht\": 64, \"types\": [$type], \"characters\": []}"
+expect_error misspelt 'json: widht: unknown key' "{\"widht\": 64, \"types\": [$type], \"characters\": []}"
 expect_error bogus 'characters[0].flipx: unknown key' \
   "{\"types\": [$type], \"characters\": [{\"type\": \"boy\", \"animation\": \"run\", \"flipx\": true}]}"
 expect_error comment 'characters[0].comment: must be a string (free text)' \
@@ -48,7 +48,7 @@ expect_error comment 'characters[0].comment: must be a string (free text)' \
 # A key given twice (JSON leaves the choice to the reader): refused, not silently the first or the last.
 expect_error twice-name 'types[0].name: appears twice' \
   '{"types": [{"name": "boy", "skeleton": "boy.json", "atlas": "boy.atlas", "name": "girl"}], "characters": []}'
-expect_error twice-width 'scene.width: appears twice' \
+expect_error twice-width 'json: width: appears twice' \
   "{\"width\": 64, \"types\": [$type], \"characters\": [], \"width\": 32}"
 expect_error no-type 'characters[0].type: is required' \
   "{\"types\": [$type], \"characters\": [{\"animation\": \"run\"}]}"
