@@ -277,7 +277,8 @@ float deform_extent(const SkeletonPose& pose) {
         const float* v = pose.deform.data() + slot.deform_offset;
         for (std::uint32_t i = 0; i + 1 < slot.deform_count; i += 2) {
             const float length = std::hypot(v[i], v[i + 1]);
-            longest = length > longest ? length : std::isnan(length) ? std::numeric_limits<float>::infinity() : longest;
+            if (std::isnan(length)) return std::numeric_limits<float>::infinity();
+            longest = std::max(longest, length);
         }
     }
     return longest;

@@ -1,6 +1,7 @@
 // spinegpu render: one skeleton's pose after the steps (as `pose` steps it), drawn by the renderer through the GPU
 // or the CPU path, written as a straight-alpha PNG (DESIGN.md, "Render").
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -43,6 +44,13 @@ std::optional<gpu::Camera2D> parse_camera(const std::string& text) {
     return camera;
 }
 
+// Whether `path` ends in ".png", in any case.
+bool names_png(const std::string& path) {
+    std::string extension = std::filesystem::path(path).extension().string();
+    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return extension == ".png";
+}
+
 }  // namespace
 
 int run_render(int argc, char** argv) {
@@ -71,8 +79,7 @@ int run_render(int argc, char** argv) {
         if (!out) return usage("--out DIR is required");
         if (out->empty()) return usage("--out needs a folder's path, not an empty one");
         // (A .png name is the one-skeleton form's: a scene writes a folder of frames.)
-        const std::string extension = std::filesystem::path(*out).extension().string();
-        if (extension == ".png" || extension == ".PNG")
+        if (names_png(*out))
             return usage("--out names the folder a scene's frames go to, not a .png file");
         options.out_dir = *out;
         if (std::optional<std::string> p = args->get("--path")) {
@@ -128,8 +135,7 @@ int run_render(int argc, char** argv) {
     std::optional<std::string> out = args->get("--out");
     if (!out) return usage("--out is required");
     // (PNG is the only format written: a .jpg name would hold a PNG.)
-    const std::string extension = std::filesystem::path(*out).extension().string();
-    if (extension != ".png" && extension != ".PNG") return usage("--out names a .png file");
+    if (!names_png(*out)) return usage("--out names a .png file");
 
     PageBudget budget;
     Result<SkeletonAssets> assets = load_skeleton_assets(*skeleton_path, *atlas_path, budget);

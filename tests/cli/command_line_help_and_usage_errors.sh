@@ -128,6 +128,11 @@ expect_usage "--out names a .png file" render --skeleton "$rig" --atlas "$atlas"
 expect_usage "--out needs a folder's path, not an empty one" render --scene "$tmp/none.json" --out ""
 expect_usage "--out names the folder a scene's frames go to, not a .png file" render --scene "$tmp/none.json" \
   --out "$tmp/frames.png"
+# The extension in any case: .Png is a PNG's name (written), and not a scene's folder.
+"$bin" render --skeleton "$rig" --atlas "$atlas" --animation idle --width 8 --height 8 --fit --out "$tmp/x.Png" \
+  >/dev/null 2>&1 && [ -f "$tmp/x.Png" ] || fail "render --out x.Png wrote nothing"
+expect_usage "--out names the folder a scene's frames go to, not a .png file" render --scene "$tmp/none.json" \
+  --out "$tmp/frames.pNG"
 err=$("$bin" info "" 2>&1 >/dev/null); [ $? -eq 1 ] && [[ $err == *'"": cannot open: the path is empty'* ]] ||
   fail "info \"\": $err"
 # A camera within float range and the close-ups' needs: 1e39 overflowed a float and drew nothing, with exit code 0.
