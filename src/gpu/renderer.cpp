@@ -37,9 +37,10 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const RendererDesc& desc) {
             static_cast<std::uint32_t>(std::min<std::uint64_t>(impl->context->max_draw_index, *index));
     // SPINEGPU_DIAGNOSE_SHARED_MEMORY=N: compute shaders may use at most N bytes of shared memory per workgroup, as on
     // a device that has no more (the tile rasterizer needs 32 KB; the skinning pass holds fewer slots).
+    // (At least 16,384 bytes, the least any Vulkan device has.)
     if (std::optional<std::uint64_t> bytes = diagnostic_number("SPINEGPU_DIAGNOSE_SHARED_MEMORY")) {
         std::uint32_t& limit = impl->context->properties.limits.maxComputeSharedMemorySize;
-        limit = static_cast<std::uint32_t>(std::min<std::uint64_t>(limit, *bytes));
+        limit = static_cast<std::uint32_t>(std::min<std::uint64_t>(limit, std::max<std::uint64_t>(*bytes, 16384)));
     }
     if (Result<void> r = impl->create_pipelines(); !r) return r.error();
     if (Result<void> r = impl->create_frames(); !r) return r.error();
@@ -154,7 +155,10 @@ Result<void> Renderer::Impl::wait_slot(FrameSlot& slot, const char* call, std::o
     // A recorded frame whose command buffer was dropped, its value covered by a later one, never ran: its queries
     // and counters hold nothing of it (or were never written), so its stats keep no GPU figures.
     const auto* counted = static_cast<const std::uint32_t*>(slot.counters.mapped);
-    if (recorded && counted[k_ran_word] != static_cast<std::uint32_t>(slot.stats.frame)) return {};
+    if (recorded && counted[k_ran_word] != static_cast<std::uint32_t>(slot.stats.frame)) {
+        slot.drawn_path.reset();  // (nor do its output buffers: read_back_geometry has nothing to read)
+        return {};
+    }
     if (slot.timed && queries != VK_NULL_HANDLE) {
         // (A frame whose draw in the application's pass was never recorded has no last stamp: its GPU time stays
         // unknown, its skinning's is known.)
@@ -470,6 +474,10 @@ Result<DrawnGeometry> Renderer::read_back_geometry() {
                           "the last frame went through the gpu_vertex path, which skins in the vertex shader and "
                           "writes no vertices");
     if (Result<void> done = m.wait_all("read_back_geometry"); !done) return done.error();
+    if (!f.drawn_path)
+        return make_error("renderer", "read_back_geometry",
+                          "the last frame, recorded into the application's command buffer, never ran (the buffer was "
+                          "dropped and its value signalled from the host)");
     const std::size_t vertex_count = f.stats.vertices, index_count = std::size_t{f.stats.triangles} * 3;
     const std::size_t vertex_bytes = vertex_count * sizeof(GpuOutVertex), index_bytes = index_count * 4;
     DrawnGeometry out;
@@ -492,8 +500,8 @@ Result<DrawnGeometry> Renderer::read_back_geometry() {
         VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         written.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
         written.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written, 0,
-                             nullptr, 0, nullptr);
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &written,
+                             0, nullptr, 0, nullptr);
         if (vertex_bytes > 0) {
             const VkBufferCopy vertices{0, 0, vertex_bytes};
             vkCmdCopyBuffer(cb, f.gpu_vertices.buffer, staging.buffer, 1, &vertices);

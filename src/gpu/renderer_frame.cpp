@@ -48,16 +48,6 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
                           "the tile rasterizer needs 64-bit integers and floats (shaderInt64, shaderFloat64), subgroup "
                           "votes and 32 KiB of shared memory in compute shaders, which this device lacks; use the gpu "
                           "path");
-    if ((path == RenderPath::gpu || path == RenderPath::gpu_tiles) && m.max_slots > m.skin_capacity) {
-        const auto most = std::max_element(m.types.begin(), m.types.end(), [](const auto& a, const auto& b) {
-            return a.data->slots.size() < b.data->slots.size();
-        });
-        return make_error(most->name, call,
-                          std::to_string(m.max_slots) + " slots, more than the " + std::to_string(m.skin_capacity) +
-                              " this device's skinning pass holds (its compute shaders have " +
-                              std::to_string(m.context->properties.limits.maxComputeSharedMemorySize) +
-                              " bytes of shared memory); use the gpu_vertex or cpu path");
-    }
     if (!(camera.scale > 0) || !std::isfinite(camera.scale) || !std::isfinite(camera.ox) || !std::isfinite(camera.oy))
         return make_error("renderer", call,
                           "Camera2D is (scale " + std::to_string(camera.scale) + ", ox " + std::to_string(camera.ox) +
@@ -67,6 +57,16 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     for (const CharacterDraw& c : characters)
         if (c.pose == nullptr || c.type >= m.types.size() || c.pose->data != m.types[c.type].data)
             return make_error("renderer", call, "a character's pose is missing or not of its skeleton type");
+    // A type of more slots than the skinning pass holds on this device draws only through the other paths.
+    if ((path == RenderPath::gpu || path == RenderPath::gpu_tiles) && m.max_slots > m.skin_capacity)
+        for (const CharacterDraw& c : characters)
+            if (const SkeletonTypeEntry& t = m.types[c.type]; t.data->slots.size() > m.skin_capacity)
+                return make_error(t.name, call,
+                                  std::to_string(t.data->slots.size()) + " slots, more than the " +
+                                      std::to_string(m.skin_capacity) +
+                                      " this device's skinning pass holds (its compute shaders have " +
+                                      std::to_string(m.context->properties.limits.maxComputeSharedMemorySize) +
+                                      " bytes of shared memory); use the gpu_vertex or cpu path");
     if (path == RenderPath::gpu_vertex)
         for (const CharacterDraw& d : characters)
             if (m.types[d.type].bind.features.draw_order)

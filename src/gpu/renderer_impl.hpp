@@ -118,7 +118,7 @@ constexpr std::uint32_t skin_shared_memory_bytes(std::uint32_t slots) {
 }
 
 // The most slots the skinning pass holds within `shared_bytes` of shared memory per workgroup (at most k_max_slots):
-// 1024 from 25 KB, 661 from Vulkan's guaranteed 16 KB.
+// 1024 from 25,096 bytes, 661 from Vulkan's guaranteed 16,384.
 constexpr std::uint32_t skin_slot_capacity(std::uint32_t shared_bytes) {
     const std::uint32_t fixed = skin_shared_memory_bytes(0);
     const std::uint32_t slots = shared_bytes > fixed ? (shared_bytes - fixed) / 24 : 0;

@@ -139,8 +139,8 @@ Result<void> Renderer::Impl::create_pipelines() {
 
     if (Result<void> r = make_compute_pipeline(places_comp_spirv(), places_sum_pipeline); !r) return r;
     if (Result<void> r = make_compute_pipeline(places_comp_spirv(), places_pipeline, 1); !r) return r;
-    // The skinning pass for types of any size, as large as the device's shared memory allows (Vulkan guarantees
-    // 16 KB: 661 slots), and for the smaller types, within every device's.
+    // The skinning pass for types of up to skin_capacity slots, as many as the device's shared memory holds (Vulkan
+    // guarantees 16 KB: 661 slots), and one for types of up to k_small_slot_capacity, within every device's.
     skin_capacity = skin_slot_capacity(context->properties.limits.maxComputeSharedMemorySize);
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), skin_pipeline, skin_capacity); !r) return r;
     if (Result<void> r = make_compute_pipeline(skin_comp_spirv(), small_skin_pipeline, k_small_slot_capacity); !r)

@@ -71,14 +71,15 @@ int run_info(int argc, char** argv) {
             std::fprintf(stderr, "spinegpu info: %s\n", loaded.error().message().c_str());
             return 1;
         }
+        // (Before binding, which needs every page's size.)
+        for (const std::string& warning : check_page_images(*loaded, *atlas_path))
+            std::fprintf(stderr, "spinegpu info: warning: %s; render, bench and view refuse this atlas\n",
+                         warning.c_str());
         Result<AtlasBinding> binding = bind_atlas(*skeleton, *loaded);
         if (!binding) {
             std::fprintf(stderr, "spinegpu info: %s\n", binding.error().message().c_str());
             return 1;
         }
-        for (const std::string& warning : check_page_images(*loaded, *atlas_path))
-            std::fprintf(stderr, "spinegpu info: warning: %s; render, bench and view refuse this atlas\n",
-                         warning.c_str());
         atlas = std::move(*loaded);
     }
     const Atlas* atlas_ptr = atlas ? &*atlas : nullptr;

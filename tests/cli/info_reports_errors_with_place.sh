@@ -55,7 +55,8 @@ if [ -f "$sb/spineboy-pro.skel" ]; then
   cp "$sb/spineboy.png" "$tmp/pages/spineboy.png"
   out=$(cd "$tmp/pages" && "$bin" info spineboy-pro.skel --atlas spineboy.atlas 2>&1 >/dev/null)
   [ -z "$out" ] || fail "the right page warned: $out"
-  sed -i '/^size:/d' "$tmp/pages/spineboy.atlas"
+  sed -i '/^[[:space:]]*size:/d' "$tmp/pages/spineboy.atlas"
+  ! grep -q 'size:' "$tmp/pages/spineboy.atlas" || fail "the atlas still gives its page's size"
   out=$(cd "$tmp/pages" && "$bin" info spineboy-pro.skel --atlas spineboy.atlas --json) || fail "unsized page: $out"
   [[ $out == *'"pages": [{"name": "spineboy.png", "width": 1024, "height": 256,'* ]] ||
     fail "an unsized page does not take its image's size: ${out##*\"pages\"}"

@@ -1,6 +1,7 @@
 // Every struct the shaders read or write has the C++ layout (sizeof, offsetof) that the compiled shader declares
 // (SPIR-V reflection), the push constant blocks have the sizes the renderer pushes, and the descriptor bindings are
-// the renderer's Binding enum. The shaders are the build's own .spv files (SPINEGPU_SHADER_DIR).
+// the renderer's Binding enum, and the skinning pass's shared memory is what the renderer counts for it. The shaders
+// are the build's own .spv files (SPINEGPU_SHADER_DIR).
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -197,6 +198,23 @@ TEST(GpuLayout, compute_workgroups_are_the_shared_constants) {
         ASSERT_TRUE(reflect(name, shader, false));
         EXPECT_EQ(shader.local_size_x, size) << name;
     }
+}
+
+TEST(GpuLayout, the_skinning_pass_uses_the_shared_memory_the_renderer_counts_for_its_slots) {
+    // The renderer sizes the skinning pass to the device from skin_shared_memory_bytes: it must be what skin.comp
+    // declares at each capacity.
+    for (const std::uint32_t slots : {k_small_slot_capacity, skin_slot_capacity(16384), k_max_slots}) {
+        std::uint64_t bytes = 0;
+        std::string error;
+        ASSERT_TRUE(workgroup_bytes(shader_dir() + "/skin.comp.spv", 0, slots, bytes, error)) << error;
+        EXPECT_EQ(bytes, skin_shared_memory_bytes(slots)) << slots << " slots";
+    }
+    EXPECT_EQ(skin_slot_capacity(16384), 661u);
+    EXPECT_LE(skin_shared_memory_bytes(661), 16384u);
+    EXPECT_GT(skin_shared_memory_bytes(662), 16384u);
+    EXPECT_EQ(skin_slot_capacity(skin_shared_memory_bytes(k_max_slots)), k_max_slots);
+    EXPECT_EQ(skin_slot_capacity(skin_shared_memory_bytes(k_max_slots) - 1), k_max_slots - 1);
+    EXPECT_EQ(skin_slot_capacity(1u << 20), k_max_slots);
 }
 
 TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {

@@ -176,12 +176,20 @@ TEST(RendererRecordOnto, frame_slots_wait_for_the_signals_of_the_application_sub
         signal.semaphore = second_dropped->semaphore;
         signal.value = second_dropped->value;
         ASSERT_EQ(vkSignalSemaphore(host->lent.device, &signal), VK_SUCCESS);
+        // Neither dropped frame ran: nothing of theirs is read back as their geometry.
+        Result<DrawnGeometry> never = lent->read_back_geometry();
+        ASSERT_FALSE(never.ok()) << "the geometry of a frame that never ran: " << never->vertices.size() << " vertices";
+        EXPECT_NE(never.error().message().find("never ran"), std::string::npos) << never.error().message();
         Result<RecordedFrame> after = record(2);
         ASSERT_TRUE(after.ok()) << after.error().message();
         EXPECT_EQ(after->value, 12u);
         commands.submit(2, *after);
         done = lent->finish();
         ASSERT_TRUE(done.ok()) << done.error().message();
+        Result<DrawnGeometry> ran = lent->read_back_geometry();
+        ASSERT_TRUE(ran.ok()) << ran.error().message();
+        EXPECT_EQ(ran->vertices.size(), done->vertices);
+        EXPECT_GT(done->vertices, 0u);
         commands.wait(2);
         EXPECT_EQ(pixels_differing(images[2]->copied_out(), expected[2]), 0u);
 

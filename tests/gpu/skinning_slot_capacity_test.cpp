@@ -1,7 +1,7 @@
 // Skeleton types with many slots: the skinning pass holds a type's slots in shared memory, as many as the device
-// allows (1024 where it has 25 KB per workgroup, 661 within Vulkan's guaranteed 16 KB). Types up to that draw on
-// every path exactly as the CPU path does; a type past it is refused by name on the skinning paths and drawn by the
-// others; past 1024 the bind form refuses it.
+// allows (1024 where it has 25,096 bytes per workgroup, 661 within Vulkan's guaranteed 16,384). Types up to that
+// draw on every path exactly as the CPU path does; a type past it is refused by name on the skinning paths and drawn
+// by the others, and the renderer's other types still skin; past 1024 the bind form refuses it.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -70,12 +70,13 @@ std::unique_ptr<ManySlots> load_many_slots(int count) {
     return loaded;
 }
 
-// Adds `many` to `renderer` as the type "many-slots".
-Result<std::uint32_t> add_many_slots(Renderer& renderer, const ManySlots& many) {
+// Adds `many` to `renderer` as the type `name`.
+Result<std::uint32_t> add_many_slots(Renderer& renderer, const ManySlots& many,
+                                     const std::string& name = "many-slots") {
     Image white;
     white.width = white.height = 4;
     white.rgba.assign(64, 255);
-    return renderer.add_skeleton_type(many.data, many.atlas, many.binding, {white}, "many-slots");
+    return renderer.add_skeleton_type(many.data, many.atlas, many.binding, {white}, name);
 }
 
 // Draws `many`'s setup pose, twice (the second tinted), through the CPU path and `paths`, and expects each path's
@@ -121,11 +122,16 @@ TEST(SkinningPass, within_16_kb_of_shared_memory_a_type_of_661_slots_skins_as_th
 }
 
 TEST(SkinningPass, within_16_kb_of_shared_memory_a_type_of_662_slots_is_refused_by_name_on_the_gpu_path) {
-    std::unique_ptr<ManySlots> many = load_many_slots(662);
+    std::unique_ptr<ManySlots> many = load_many_slots(662), few = load_many_slots(20);
     ASSERT_NE(many, nullptr);
+    ASSERT_NE(few, nullptr);
     SPINEGPU_REQUIRE_DIAGNOSTIC_RENDERER(renderer, "SPINEGPU_DIAGNOSE_SHARED_MEMORY", "16384");
     Result<std::uint32_t> type = add_many_slots(*renderer, *many);
     ASSERT_TRUE(type.ok()) << type.error().message();
+    // Another type of the same renderer, within the pass, still skins on the gpu path.
+    Result<std::uint32_t> small_type = add_many_slots(*renderer, *few, "few-slots");
+    ASSERT_TRUE(small_type.ok()) << small_type.error().message();
+    expect_drawn_as_the_cpu_path(*renderer, *few, *small_type, {RenderPath::gpu});
     const CharacterDraw character{&many->pose, *type, Color{}};
     const Camera2D camera{0.5f, k_width / 2.0f, k_height / 2.0f};
     Result<FrameStats> refused =

@@ -62,6 +62,66 @@ ReflectedBuffer reflect_buffer(spvc_compiler compiler, const spvc_reflected_reso
 
 }  // namespace
 
+bool workgroup_bytes(const std::string& path, std::uint32_t spec_id, std::uint32_t value, std::uint64_t& bytes,
+                     std::string& error) {
+    std::vector<std::uint32_t> words;
+    if (!read_words(path, words) || words.size() < 5 || words[0] != 0x07230203u) {
+        error = path + ": cannot read a SPIR-V module";
+        return false;
+    }
+    // Opcodes and operands of the SPIR-V specification (section 3).
+    enum : std::uint32_t {
+        k_decorate = 71, k_type_int = 21, k_type_float = 22, k_type_vector = 23, k_type_array = 28,
+        k_type_pointer = 32, k_constant = 43, k_spec_constant = 50, k_spec_constant_op = 52, k_variable = 59,
+        k_decoration_spec_id = 1, k_storage_workgroup = 4, k_op_iadd = 128, k_op_isub = 130, k_op_imul = 132
+    };
+    std::map<std::uint32_t, std::uint32_t> spec_ids;     // constant id -> SpecId
+    std::map<std::uint32_t, std::uint64_t> type_bytes;  // type id -> size
+    std::map<std::uint32_t, std::uint64_t> constants;   // id -> value (spec constants specialized)
+    std::map<std::uint32_t, std::uint32_t> pointee;     // Workgroup pointer type id -> pointee type id
+    bytes = 0;
+    for (std::size_t at = 5; at < words.size();) {
+        const std::uint32_t count = words[at] >> 16, op = words[at] & 0xFFFFu;
+        if (count == 0 || at + count > words.size()) {
+            error = path + ": a truncated instruction at word " + std::to_string(at);
+            return false;
+        }
+        const std::uint32_t* w = &words[at];
+        if (op == k_decorate && count >= 4 && w[2] == k_decoration_spec_id) {
+            spec_ids[w[1]] = w[3];
+        } else if ((op == k_type_int || op == k_type_float) && count >= 3) {
+            type_bytes[w[1]] = w[2] / 8;
+        } else if (op == k_type_vector && count >= 4 && type_bytes.count(w[2])) {
+            type_bytes[w[1]] = type_bytes[w[2]] * w[3];
+        } else if (op == k_type_array && count >= 4 && type_bytes.count(w[2]) && constants.count(w[3])) {
+            type_bytes[w[1]] = type_bytes[w[2]] * constants[w[3]];
+        } else if (op == k_type_pointer && count >= 4 && w[2] == k_storage_workgroup) {
+            pointee[w[1]] = w[3];
+        } else if ((op == k_constant || op == k_spec_constant) && count >= 4) {
+            const auto spec = spec_ids.find(w[2]);
+            constants[w[2]] = op == k_spec_constant && spec != spec_ids.end() && spec->second == spec_id ? value : w[3];
+        } else if (op == k_spec_constant_op && count >= 6) {
+            if (!constants.count(w[4]) || !constants.count(w[5]) ||
+                (w[3] != k_op_iadd && w[3] != k_op_isub && w[3] != k_op_imul)) {
+                error = path + ": a specialization constant of operation " + std::to_string(w[3]) +
+                        " this count does not follow";
+                return false;
+            }
+            const std::uint64_t x = constants[w[4]], y = constants[w[5]];
+            constants[w[2]] = w[3] == k_op_iadd ? x + y : w[3] == k_op_isub ? x - y : x * y;
+        } else if (op == k_variable && count >= 4 && w[3] == k_storage_workgroup) {
+            const auto type = pointee.find(w[1]);
+            if (type == pointee.end() || !type_bytes.count(type->second)) {
+                error = path + ": shared variable " + std::to_string(w[2]) + " is of a type this count does not size";
+                return false;
+            }
+            bytes += type_bytes[type->second];
+        }
+        at += count;
+    }
+    return true;
+}
+
 bool reflect_shader(const std::string& path, ReflectedShader& out, std::string& error) {
     std::vector<std::uint32_t> words;
     if (!read_words(path, words)) {

@@ -47,6 +47,13 @@ struct ReflectedShader {
 // SPIRV-Cross rejects it.
 bool reflect_shader(const std::string& path, ReflectedShader& out, std::string& error);
 
+// The bytes of shared memory (Workgroup variables) the compute shader at `path` declares, with specialization
+// constant `spec_id` set to `value` (the others at their defaults), counting scalars, vectors and arrays of them
+// tightly packed. Returns false with `error` set when the file cannot be read or declares shared data of another
+// kind, or sizes an array by an expression other than +, - and * of constants.
+bool workgroup_bytes(const std::string& path, std::uint32_t spec_id, std::uint32_t value, std::uint64_t& bytes,
+                     std::string& error);
+
 // Compares a C++ layout (`cpp`, from sizeof/offsetof) with a shader's (`shader`, from reflection): size against
 // array stride, and every member by name. Returns one line per disagreement (empty when they agree): a member with
 // another offset, a member the shader declares that the C++ table lacks, and one the table has that the shader lacks.
