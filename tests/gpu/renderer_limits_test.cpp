@@ -49,43 +49,16 @@ Result<Atlas> atlas_after_blank_pages(int blank, const std::string& file) {
     std::string text;
     for (int page = 0; page < blank; ++page)
         text.append("blank").append(std::to_string(page)).append(".png\nsize: 1, 1\n\n");
-    text += "white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n";
+    text += k_white_atlas;
     return parse_atlas(text, file);
 }
 
-// A white page for the atlases below.
-std::vector<Image> white_pages(std::size_t count, std::uint32_t size) {
-    std::vector<Image> pages(count);
-    for (Image& page : pages) {
-        page.width = page.height = size;
-        page.rgba.assign(std::size_t{size} * size * 4, 255);
-    }
-    return pages;
-}
+// The skeleton above with a white page.
+using ClipFar = TextSkeleton;
 
-// The skeleton above with its atlas (one 4 x 4 white page) and binding, and its setup pose, world transforms done.
-struct ClipFar {
-    SkeletonData data;
-    Atlas atlas;
-    AtlasBinding binding;
-    SkeletonPose pose;
-};
-
-// Loads ClipFar (held by pointer: the pose points at the data); null after recording a failure.
+// Loads ClipFar; null after recording a failure.
 std::unique_ptr<ClipFar> load_clip_far() {
-    Result<SkeletonData> data = load_skeleton_json(clip_after_many_vertices_skeleton(), "clip-far.json");
-    Result<Atlas> atlas = atlas_after_blank_pages(0, "white.atlas");
-    EXPECT_TRUE(data.ok()) << data.error().message();
-    EXPECT_TRUE(atlas.ok()) << atlas.error().message();
-    if (!data || !atlas) return nullptr;
-    auto loaded = std::make_unique<ClipFar>(ClipFar{std::move(*data), std::move(*atlas), {}, {}});
-    Result<AtlasBinding> binding = bind_atlas(loaded->data, loaded->atlas);
-    EXPECT_TRUE(binding.ok()) << binding.error().message();
-    if (!binding) return nullptr;
-    loaded->binding = std::move(*binding);
-    loaded->pose = create_pose(loaded->data);
-    update_world_transform(loaded->pose, Physics::none);
-    return loaded;
+    return load_text_skeleton(clip_after_many_vertices_skeleton(), "clip-far.json", k_white_atlas, "white.atlas");
 }
 
 // Adds `clip_far` to `renderer` as the skeleton type "clip-far".

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "spinegpu/data/skeleton_loader.hpp"
+
 namespace spinegpu::test {
 
 using namespace spinegpu::gpu;
@@ -140,6 +142,32 @@ std::optional<SpineboyCrowd> load_spineboy_crowd(Renderer& renderer) {
     crowd.spineboy = std::move(*spineboy);
     spineboy_crowd(crowd.spineboy, crowd.players, crowd.characters);
     return crowd;
+}
+
+std::unique_ptr<TextSkeleton> load_text_skeleton(const std::string& json, const std::string& file,
+                                                 const std::string& atlas_text, const std::string& atlas_file) {
+    Result<SkeletonData> data = load_skeleton_json(json, file);
+    Result<Atlas> atlas = parse_atlas(atlas_text, atlas_file);
+    EXPECT_TRUE(data.ok()) << data.error().message();
+    EXPECT_TRUE(atlas.ok()) << atlas.error().message();
+    if (!data || !atlas) return nullptr;
+    auto loaded = std::make_unique<TextSkeleton>(TextSkeleton{std::move(*data), std::move(*atlas), {}, {}});
+    Result<AtlasBinding> binding = bind_atlas(loaded->data, loaded->atlas);
+    EXPECT_TRUE(binding.ok()) << binding.error().message();
+    if (!binding) return nullptr;
+    loaded->binding = std::move(*binding);
+    loaded->pose = create_pose(loaded->data);
+    update_world_transform(loaded->pose, Physics::none);
+    return loaded;
+}
+
+std::vector<Image> white_pages(std::size_t count, std::uint32_t size) {
+    std::vector<Image> pages(count);
+    for (Image& page : pages) {
+        page.width = page.height = size;
+        page.rgba.assign(std::size_t{size} * size * 4, 255);
+    }
+    return pages;
 }
 
 DrawnGeometry read_geometry(Renderer& renderer, const std::string& where) {

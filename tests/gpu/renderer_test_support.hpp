@@ -13,7 +13,10 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
+#include "spinegpu/data/atlas.hpp"
+#include "spinegpu/data/attachment_binding.hpp"
 #include "spinegpu/data/image.hpp"
+#include "spinegpu/data/skeleton_data.hpp"
 #include "spinegpu/gpu/renderer.hpp"
 
 namespace spinegpu::test {
@@ -107,6 +110,25 @@ struct SpineboyCrowd {
 
 // Loads spineboy-pro into `renderer` and makes the crowd; nothing after recording a failure.
 std::optional<SpineboyCrowd> load_spineboy_crowd(gpu::Renderer& renderer);
+
+// A skeleton a test writes (JSON text) with its atlas (text) and binding, and its setup pose, world transforms done.
+struct TextSkeleton {
+    SkeletonData data;
+    Atlas atlas;
+    AtlasBinding binding;
+    SkeletonPose pose;
+};
+
+// An atlas of one 4 x 4 page, "white.png", with the region "white" over all of it.
+inline constexpr const char* k_white_atlas = "white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n";
+
+// Loads a TextSkeleton from `json` (named `file`) and `atlas_text` (named `atlas_file`), held by pointer (the pose
+// points at the data); null after recording a failure.
+std::unique_ptr<TextSkeleton> load_text_skeleton(const std::string& json, const std::string& file,
+                                                 const std::string& atlas_text, const std::string& atlas_file);
+
+// `count` white page images of `size` x `size` pixels.
+std::vector<Image> white_pages(std::size_t count, std::uint32_t size);
 
 // How far a skinned coordinate of a GPU path may be from the CPU path's, in skeleton units: the skinning pass sums the
 // same products in float, in its own order and with fused multiply-adds, so the two differ by a few roundings of the

@@ -45,38 +45,18 @@ std::string many_slots_skeleton(int count) {
            R"(], "skins": [{"name": "default", "attachments": {)" + attachments + "}}]}";
 }
 
-// The skeleton above, its one-page white atlas and binding, and its setup pose.
-struct ManySlots {
-    SkeletonData data;
-    Atlas atlas;
-    AtlasBinding binding;
-    SkeletonPose pose;
-};
+// The skeleton above with a white page.
+using ManySlots = TextSkeleton;
 
-// Loads ManySlots of `count` slots (held by pointer: the pose points at the data); null after recording a failure.
+// Loads ManySlots of `count` slots; null after recording a failure.
 std::unique_ptr<ManySlots> load_many_slots(int count) {
-    Result<SkeletonData> data = load_skeleton_json(many_slots_skeleton(count), "many-slots.json");
-    Result<Atlas> atlas = parse_atlas("white.png\nsize: 4, 4\nwhite\n  bounds: 0, 0, 4, 4\n", "white.atlas");
-    EXPECT_TRUE(data.ok()) << data.error().message();
-    EXPECT_TRUE(atlas.ok()) << atlas.error().message();
-    if (!data || !atlas) return nullptr;
-    auto loaded = std::make_unique<ManySlots>(ManySlots{std::move(*data), std::move(*atlas), {}, {}});
-    Result<AtlasBinding> binding = bind_atlas(loaded->data, loaded->atlas);
-    EXPECT_TRUE(binding.ok()) << binding.error().message();
-    if (!binding) return nullptr;
-    loaded->binding = std::move(*binding);
-    loaded->pose = create_pose(loaded->data);
-    update_world_transform(loaded->pose, Physics::none);
-    return loaded;
+    return load_text_skeleton(many_slots_skeleton(count), "many-slots.json", k_white_atlas, "white.atlas");
 }
 
 // Adds `many` to `renderer` as the type `name`.
 Result<std::uint32_t> add_many_slots(Renderer& renderer, const ManySlots& many,
                                      const std::string& name = "many-slots") {
-    Image white;
-    white.width = white.height = 4;
-    white.rgba.assign(64, 255);
-    return renderer.add_skeleton_type(many.data, many.atlas, many.binding, {white}, name);
+    return renderer.add_skeleton_type(many.data, many.atlas, many.binding, white_pages(1, 4), name);
 }
 
 // Draws `many`'s setup pose, twice (the second tinted), through the CPU path and `paths`, and expects each path's
