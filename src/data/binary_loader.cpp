@@ -109,6 +109,7 @@ bool read_bones(BinaryParse& p) {
         if (!r.f32(b.rotation) || !r.f32(x) || !r.f32(y) || !r.f32(b.scale_x) || !r.f32(b.scale_y) ||
             !r.f32(b.shear_x) || !r.f32(b.shear_y) || !r.f32(length))
             return false;
+        b.rotation_double = b.rotation;
         b.x = static_cast<float>(x * p.scale);
         b.y = static_cast<float>(y * p.scale);
         b.length = static_cast<float>(length * p.scale);

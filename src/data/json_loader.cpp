@@ -90,7 +90,8 @@ bool read_bone(Load& load, Object map) {
     b.length = r.number_f(map, "length", 0, load.scale);
     b.x = r.number_f(map, "x", 0, load.scale);
     b.y = r.number_f(map, "y", 0, load.scale);
-    b.rotation = r.number_f(map, "rotation", 0);
+    b.rotation_double = r.number(map, "rotation", 0);
+    b.rotation = static_cast<float>(b.rotation_double);
     b.scale_x = r.number_f(map, "scaleX", 1);
     b.scale_y = r.number_f(map, "scaleY", 1);
     b.shear_x = r.number_f(map, "shearX", 0);

@@ -39,7 +39,11 @@ void set_attachment(SkeletonPose& pose, Index slot, Index name, Index in_default
 
 inline double Access::rotation(const Self& s, const SkeletonPose& pose, std::size_t bone) {
     const double kept = s.rotations_[bone];
-    return static_cast<float>(kept) == pose.local[bone].rotation ? kept : pose.local[bone].rotation;
+    const float held = pose.local[bone].rotation;
+    if (static_cast<float>(kept) == held) return kept;
+    // Set elsewhere: the setup pose's (setToSetupPose leaves the official bone the setup double), else the float.
+    const double setup = setup_rotation(s.data_->bones[bone]);
+    return static_cast<float>(setup) == held ? setup : held;
 }
 
 inline void Access::set_rotation(Self& s, SkeletonPose& pose, std::size_t bone, double value) {
@@ -73,7 +77,7 @@ inline void Access::apply_plain(Self& s, const TimelineData& timeline, SkeletonP
     if (timeline.frame_count == 0 || !pose.bone_active[bone]) return;
     set_rotation(s, pose, bone,
                  detail::relative_value(*s.data_, timeline, time, alpha, blend, rotation(s, pose, bone),
-                                        s.data_->bones[bone].rotation, hint));
+                                        setup_rotation(s.data_->bones[bone]), hint));
 }
 
 bool AnimationState::apply(SkeletonPose& pose) {
@@ -297,23 +301,23 @@ void Access::apply_rotate_timeline(Self& s, const TimelineData& timeline, Skelet
     }
     const auto bone = static_cast<std::size_t>(timeline.target);
     if (timeline.frame_count == 0 || !pose.bone_active[bone]) return;
-    const double setup_rotation = data.bones[bone].rotation;
+    const double setup = setup_rotation(data.bones[bone]);
     double r1, r2;
     if (time < first_frame_time(data, timeline)) {
         switch (blend) {
             case MixBlend::setup:
-                set_rotation(s, pose, bone, setup_rotation);
+                set_rotation(s, pose, bone, setup);
                 return;
             case MixBlend::first:
                 r1 = rotation(s, pose, bone);
-                r2 = setup_rotation;
+                r2 = setup;
                 break;
             default:
                 return;
         }
     } else {
-        r1 = blend == MixBlend::setup ? setup_rotation : rotation(s, pose, bone);
-        r2 = setup_rotation + detail::curve_value_d(data, timeline, time, hint);
+        r1 = blend == MixBlend::setup ? setup : rotation(s, pose, bone);
+        r2 = setup + detail::curve_value_d(data, timeline, time, hint);
     }
 
     // Mix along the shortest way the first time, then keep that direction while the two rotations move, even

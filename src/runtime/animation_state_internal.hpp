@@ -80,7 +80,7 @@ struct AnimationStateAccess {
     // animation with more timelines than any it played before).
     static std::uint32_t* frame_hints(TrackEntry& e, std::size_t count);
     // A bone's rotation as the official runtime holds it: rotations_ while the pose still holds it rounded, else the
-    // pose's float.
+    // setup rotation's double where the pose holds it rounded (the setup pose), else the pose's float.
     static double rotation(const Self& s, const SkeletonPose& pose, std::size_t bone);
     static void set_rotation(Self& s, SkeletonPose& pose, std::size_t bone, double rotation);
 

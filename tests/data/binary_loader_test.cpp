@@ -173,6 +173,9 @@ TEST(BinaryLoader, binary_loader_reads_spineboy_as_the_official_runtime_does) {
     EXPECT_EQ(d.bone_names[2], "crosshair");
     EXPECT_FLOAT_EQ(crosshair.x, 302.8308410644531f);
     EXPECT_EQ(crosshair.icon, "circle");
+    // The binary format stores floats: the official runtime's setup rotation is the float.
+    for (const BoneData& bone : d.bones) EXPECT_EQ(setup_rotation(bone), static_cast<double>(bone.rotation));
+    EXPECT_NE(d.bones[6].rotation, 0.0f) << d.bone_names[6];
     EXPECT_FLOAT_EQ(crosshair.color.g, 0.24705882f);
     const IkConstraintData& aim = d.ik_constraints[0];
     EXPECT_EQ(d.ik_names[0], "aim-ik");

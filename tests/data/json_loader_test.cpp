@@ -207,6 +207,22 @@ TEST(JsonLoader, reads_spineboy_setup_pose) {
     EXPECT_EQ(d.attachment_paths[head.path], "head");
 }
 
+TEST(JsonLoader, keeps_a_bone_setup_rotation_as_the_double_the_official_runtime_reads) {
+    // The official runtime mixes rotations across tracks through discontinuous tests on this double; the float
+    // rounds 0.1 and -103.457 (tests/oracle/schedules/json-setup-rotation-*.json compare the poses).
+    SkeletonData d = load_ok(doc(R"("bones": [{"name": "root", "rotation": 0.1}, {"name": "a", "parent": "root",
+        "rotation": -103.457}, {"name": "b", "parent": "root"}])"));
+    ASSERT_EQ(d.bones.size(), 3u);
+    EXPECT_EQ(d.bones[0].rotation_double, 0.1);
+    EXPECT_EQ(d.bones[0].rotation, 0.1f);
+    EXPECT_EQ(setup_rotation(d.bones[0]), 0.1);
+    EXPECT_EQ(setup_rotation(d.bones[1]), -103.457);
+    EXPECT_EQ(setup_rotation(d.bones[2]), 0.0);
+    // Data changed after loading (or built without the double) is read from its float.
+    d.bones[1].rotation = 12;
+    EXPECT_EQ(setup_rotation(d.bones[1]), 12.0);
+}
+
 TEST(JsonLoader, reads_clipping_end_slots) {
     SPINEGPU_REQUIRE_EXAMPLES();
     SkeletonData boy = load_example("spineboy/spineboy-pro.json");

@@ -40,12 +40,22 @@ struct BoneData {
     Index parent = k_none;  // always a lower index than the bone's own
     float length = 0;
     float x = 0, y = 0, rotation = 0, scale_x = 1, scale_y = 1, shear_x = 0, shear_y = 0;
+    // The setup rotation as the official runtime holds it: a JSON export's number as a double, a binary export's float
+    // (loaders set it; setup_rotation reads it). Its mixing of rotations across tracks is discontinuous (the shortest
+    // way, and a difference of exactly 0 keeping the last total), so a rounding there can turn a bone half a turn.
+    double rotation_double = 0;
     Inherit inherit = Inherit::normal;
     bool skin_required = false;
     bool visible = true;           // nonessential
     Color color{0.61f, 0.61f, 0.61f, 1.0f};  // nonessential, editor colour
     std::string icon;              // nonessential
 };
+
+// A bone's setup rotation as the official runtime holds it: rotation_double, unless the data was changed or built
+// without it (rotation_double then does not round to rotation), then rotation.
+inline double setup_rotation(const BoneData& bone) {
+    return static_cast<float>(bone.rotation_double) == bone.rotation ? bone.rotation_double : bone.rotation;
+}
 
 // The x axis of a bone's setup pose as the runtime composes a world transform from it: the angle rotation +
 // shear x (degrees, summed in double) and the sine and cosine of that angle in radians, as the runtime computes them
