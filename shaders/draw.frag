@@ -6,6 +6,8 @@
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 layout(set = 0, binding = 11) uniform sampler2DArray pages;
 layout(set = 0, binding = 23) uniform sampler2DArray pages_nearest;
+layout(set = 0, binding = 26) uniform sampler2DArray pages_srgb;
+layout(set = 0, binding = 27) uniform sampler2DArray pages_srgb_nearest;
 layout(std430, set = 0, binding = 24) readonly buffer PageFilters { uint page_filters[]; };
 
 #include "camera.glsl"

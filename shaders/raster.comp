@@ -35,6 +35,8 @@ layout(std430, set = 0, binding = 6) readonly buffer Characters { GpuCharacter c
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 layout(set = 0, binding = 11) uniform sampler2DArray pages;
 layout(set = 0, binding = 23) uniform sampler2DArray pages_nearest;
+layout(set = 0, binding = 26) uniform sampler2DArray pages_srgb;
+layout(set = 0, binding = 27) uniform sampler2DArray pages_srgb_nearest;
 layout(std430, set = 0, binding = 24) readonly buffer PageFilters { uint page_filters[]; };
 layout(std430, set = 0, binding = 13) readonly buffer TileBits { uint tile_bits[]; };
 // [0]: covered pixels shaded this frame (all tiles), for the statistics; [4]: not 0 when a loop guard tripped (below).

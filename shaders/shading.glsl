@@ -1,15 +1,21 @@
 // What a covered pixel of a triangle adds to the target, shared by the draw (draw.frag) and the tile rasterizer
-// (raster.comp) so that both paths shade alike. Include after declarations of `out_vertices` (GpuOutVertex[]) and of
-// the page samplers `pages` (linear) and `pages_nearest` (both linear between mipmap levels) and of the PageFilters
-// buffer `page_filters`, and after camera.glsl.
+// (raster.comp) so that both paths shade alike. Include after declarations of `out_vertices` (GpuOutVertex[]), of
+// the page samplers `pages` (linear) and `pages_nearest` (both linear between mipmap levels), of the same over the
+// pages' sRGB view, `pages_srgb` and `pages_srgb_nearest`, and of the PageFilters buffer `page_filters`, and after
+// camera.glsl.
 //
-// Colour pipeline: pages are sampled as UNORM, so texels are filtered and blended in sRGB-encoded values, as the
-// official renderers do; a straight page's texels are premultiplied as they are sampled, a premultiplied page's taken
-// as they are. (DESIGN.md asks for straight pages to be sampled as sRGB; filtering in linear light moved 2.4% of
-// mix-and-match's pixels past the official-renderer tolerance at 0.4x scale, against 0.15% in encoded values. Linear
-// light belongs with a linear target, in the lit 3D pipeline.) Tint (skeleton x slot x attachment) and two-color tint
-// are applied as the official runtimes define them: for a straight texel t, rgb = t * light + (1 - t) * dark,
-// premultiplied by t.a * light.a, here computed on the premultiplied texel. All four Spine blend modes come from one
+// Colour pipeline, onto a UNORM (or float) target: pages are sampled as UNORM, so texels are filtered and blended in
+// sRGB-encoded values, as the official renderers do; a straight page's texels are premultiplied as they are sampled,
+// a premultiplied page's taken as they are. (DESIGN.md asks for straight pages to be sampled as sRGB; filtering in
+// linear light moved 2.4% of mix-and-match's pixels past the official-renderer tolerance at 0.4x scale, against
+// 0.15% in encoded values.) Onto an sRGB target (k_linear_light), in linear light, as an engine that blends in linear
+// light draws: straight pages are sampled through the sRGB view (decoded before filtering), a premultiplied page's
+// texel is unpremultiplied, decoded and premultiplied again (its filtering stays in encoded values), the light and
+// dark colours are decoded, and the device blends in linear light and encodes what it stores. (Mipmap levels are
+// averaged in encoded values, for both views: a minified straight page is a little darker there than its texels
+// averaged in linear light.) Tint (skeleton x slot x attachment) and two-color tint are applied as the official
+// runtimes define them: for a straight texel t, rgb = t * light + (1 - t) * dark, premultiplied by t.a * light.a,
+// here computed on the premultiplied texel. All four Spine blend modes come from one
 // blend equation, dst = src0 + dst * src1 (colour and alpha), which expresses the official premultiplied tables
 // (normal ONE/1-sa, additive ONE/ONE, multiply DST_COLOR/1-sa, screen ONE/1-sc): the draw gets it from dual-source
 // blending, the tile rasterizer computes it. One case differs: multiply where the shaded colour exceeds its alpha (a
@@ -36,10 +42,20 @@ bool inside_clip(uint first, uint count, vec2 p, float scale, float ox, float oy
 // detail.
 layout(constant_id = 2) const bool k_plain_pages = false;
 
+// Set (by the raster paths' pipelines for an sRGB target) to shade in linear light (above).
+layout(constant_id = 3) const bool k_linear_light = false;
+
+// The sRGB encoded colour `c` in linear light (the sRGB transfer function's inverse; above 1, as a glow's colour
+// brighter than its alpha unpremultiplies to, continued by its power curve).
+vec3 srgb_to_linear(vec3 c) {
+    return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), greaterThan(c, vec3(0.04045)));
+}
+
 // The texel at `uv` of the page that `material` names, where UV changes by `uv_x` and `uv_y` per pixel in x and y,
 // filtered as its atlas says by Vulkan's rules for a sampler with those filters: the level of detail is log2 of the
 // longer of the two steps in texels; at or below 0 the page is magnified (level 0, mag filter), above it minified
-// (min filter: level 0, the nearest level, or the two nearest levels; page_filters, k_page_*). Both paths call
+// (min filter: level 0, the nearest level, or the two nearest levels; page_filters, k_page_*); through the sRGB view
+// for a straight page in linear light (k_linear_light). Both paths call
 // this with the same steps, so they pick the same levels. Pages whose min and mag filters agree, without mipmaps
 // (the material has no k_material_scaled_bit), sample alike at every scale: level 0 with the mag filter.
 vec4 page_texel(vec2 uv, vec2 uv_x, vec2 uv_y, uint material) {
@@ -57,12 +73,21 @@ vec4 page_texel(vec2 uv, vec2 uv_x, vec2 uv_y, uint material) {
             level = mip == k_page_mip_linear ? lod : mip == k_page_mip_nearest ? ceil(lod + 0.5) - 1.0 : 0.0;
         }
     }
+    if (k_linear_light && (material & k_material_pma_bit) == 0u)
+        return nearest ? textureLod(pages_srgb_nearest, at, level) : textureLod(pages_srgb, at, level);
     return nearest ? textureLod(pages_nearest, at, level) : textureLod(pages, at, level);
 }
 
 // The blend inputs for texel `t` (as sampled) of an attachment with colours `light` (straight RGBA) and `dark`
 // and k_material_* bits `material`: dst = src0 + dst * src1.
 void shade(vec4 t, vec4 light, vec3 dark, uint material, out vec4 src0, out vec4 src1) {
+    if (k_linear_light) {
+        // (A premultiplied texel of no alpha adds its colour as light: decoded as it is.)
+        if ((material & k_material_pma_bit) != 0u)
+            t.rgb = t.a > 0.0 ? srgb_to_linear(t.rgb / t.a) * t.a : srgb_to_linear(t.rgb);
+        light.rgb = srgb_to_linear(light.rgb);
+        dark = srgb_to_linear(dark);
+    }
     // In premultiplied form throughout, so that a premultiplied page's texels whose colour exceeds their alpha (glows
     // painted to add light) add it as the official pipeline does; for any other texel this is the straight formula
     // above, premultiplied: (t * light + (1 - t) * dark) * t.a * light.a.

@@ -239,10 +239,15 @@ Result<void> check_onto(const Renderer::Impl& m, const HostImage& target, Render
     if (target.image == VK_NULL_HANDLE) return refuse("HostImage::image is VK_NULL_HANDLE");
     if (target.view == VK_NULL_HANDLE) return refuse("HostImage::view is VK_NULL_HANDLE");
     const std::string format = "HostImage::format is " + std::to_string(static_cast<int>(target.format));
-    if (target.format != VK_FORMAT_R8G8B8A8_UNORM && target.format != VK_FORMAT_B8G8R8A8_UNORM)
+    const bool srgb = target.format == VK_FORMAT_R8G8B8A8_SRGB || target.format == VK_FORMAT_B8G8R8A8_SRGB;
+    if (target.format != VK_FORMAT_R8G8B8A8_UNORM && target.format != VK_FORMAT_B8G8R8A8_UNORM && !srgb)
         return refuse(format + ", not VK_FORMAT_R8G8B8A8_UNORM (" + std::to_string(VK_FORMAT_R8G8B8A8_UNORM) +
-                      ") or VK_FORMAT_B8G8R8A8_UNORM (" + std::to_string(VK_FORMAT_B8G8R8A8_UNORM) +
-                      "), the formats the renderer draws onto");
+                      "), VK_FORMAT_B8G8R8A8_UNORM (" + std::to_string(VK_FORMAT_B8G8R8A8_UNORM) +
+                      ") or their sRGB forms (" + std::to_string(VK_FORMAT_R8G8B8A8_SRGB) + ", " +
+                      std::to_string(VK_FORMAT_B8G8R8A8_SRGB) + "), the formats the renderer draws onto");
+    if (srgb && path == RenderPath::gpu_tiles)
+        return refuse(format + ", an sRGB format: the gpu-tiles path writes its pixels as a storage image, which an "
+                               "sRGB image cannot be; draw onto it through the gpu path (in linear light)");
     // (A device without the tile path at all is refused by the frame, naming what it lacks.)
     if (target.format == VK_FORMAT_B8G8R8A8_UNORM && path == RenderPath::gpu_tiles &&
         tile_rasterizer_supported(*m.context) && !m.context->bgra_tiles_missing.empty())
@@ -363,13 +368,6 @@ Result<void> check_pass(const Renderer::Impl& m, const HostPass& pass, RenderPat
     const std::string format = "HostPass::format is " + std::to_string(static_cast<int>(pass.format));
     if ((properties.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT) == 0)
         return refuse(format + ", which this device does not blend into as a colour attachment");
-    switch (pass.format) {
-        case VK_FORMAT_R8_SRGB: case VK_FORMAT_R8G8_SRGB: case VK_FORMAT_R8G8B8_SRGB: case VK_FORMAT_B8G8R8_SRGB:
-        case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_B8G8R8A8_SRGB: case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
-            return refuse(format + ", an sRGB format: blending there happens in linear light, which the renderer's "
-                                   "colours (encoded as the atlas pages' are) are not; use a UNORM format");
-        default: break;
-    }
     const VkPhysicalDeviceLimits& limits = m.context->properties.limits;
     const auto samples = static_cast<std::uint32_t>(pass.samples);
     if (samples == 0 || (samples & (samples - 1)) != 0 || (limits.framebufferColorSampleCounts & samples) == 0)

@@ -1,6 +1,6 @@
 // The raster paths' render passes and graphics pipelines, for the renderer's own RGBA8 target, for the application's
 // images of each colour format taken (Renderer::draw_onto, record_onto) and for the application's own subpasses
-// (Renderer::record_for_pass).
+// (Renderer::record_for_pass); in linear light for sRGB formats.
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -10,6 +10,15 @@
 #include "shaders.hpp"
 
 namespace spinegpu::gpu {
+
+bool is_srgb_format(VkFormat format) {
+    switch (format) {
+        case VK_FORMAT_R8_SRGB: case VK_FORMAT_R8G8_SRGB: case VK_FORMAT_R8G8B8_SRGB: case VK_FORMAT_B8G8R8_SRGB:
+        case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_B8G8R8A8_SRGB: case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
+            return true;
+        default: return false;
+    }
+}
 
 Result<void> Renderer::Impl::make_render_pass(VkFormat format, bool load, VkRenderPass& out) {
     VkAttachmentDescription color{};
@@ -52,7 +61,7 @@ Result<void> Renderer::Impl::make_render_pass(VkFormat format, bool load, VkRend
 
 Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& draw, VkPipeline& collapse,
                                                  std::uint32_t subpass, VkSampleCountFlagBits samples,
-                                                 const void* rendering) {
+                                                 const void* rendering, bool linear_light) {
     VkDevice d = context->device;
     Result<VkShaderModule> vert = make_module(d, draw_vert_spirv());
     if (!vert) return vert.error();
@@ -64,10 +73,13 @@ Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& 
     std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
     stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, *vert,
                  "main", nullptr};
-    // Diagnostics (read by create_pipelines): the fragment shader without its texture fetch (draw.frag).
-    const VkBool32 flat = diagnose_flat ? VK_TRUE : VK_FALSE;
-    const VkSpecializationMapEntry flat_entry{0, 0, sizeof(VkBool32)};
-    const VkSpecializationInfo flat_info{1, &flat_entry, sizeof(flat), &flat};
+    // Diagnostics (read by create_pipelines): the fragment shader without its texture fetch (draw.frag); and the
+    // shading in linear light (shading.glsl).
+    const std::array<VkBool32, 2> constants{diagnose_flat ? VK_TRUE : VK_FALSE, linear_light ? VK_TRUE : VK_FALSE};
+    const std::array<VkSpecializationMapEntry, 2> entries{{{0, 0, sizeof(VkBool32)},
+                                                           {3, sizeof(VkBool32), sizeof(VkBool32)}}};
+    const VkSpecializationInfo flat_info{static_cast<std::uint32_t>(entries.size()), entries.data(),
+                                         sizeof(constants), constants.data()};
     stages[1] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
                  *frag, "main", &flat_info};
     VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
@@ -139,13 +151,18 @@ Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& 
 }
 
 Result<DrawPasses> Renderer::Impl::draw_passes(VkFormat format) {
-    if (format == VK_FORMAT_R8G8B8A8_UNORM) return DrawPasses{load_render_pass, draw_pipeline, collapse_pipeline};
-    assert(format == VK_FORMAT_B8G8R8A8_UNORM);  // (the only other format taken: check_onto)
-    if (bgra_passes.collapse != VK_NULL_HANDLE) return bgra_passes;
+    if (format == VK_FORMAT_R8G8B8A8_UNORM)
+        return DrawPasses{format, load_render_pass, draw_pipeline, collapse_pipeline};
+    // (The other formats taken: check_onto.)
+    assert(format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB ||
+           format == VK_FORMAT_B8G8R8A8_SRGB);
+    for (const DrawPasses& p : format_passes)
+        if (p.format == format) return p;
     // All three, or none kept: a failure leaves the next frame onto such an image to try again.
-    DrawPasses made;
+    DrawPasses made{format};
     Result<void> r = make_render_pass(format, true, made.load);
-    if (r) r = make_draw_pipelines(made.load, made.draw, made.collapse);
+    if (r) r = make_draw_pipelines(made.load, made.draw, made.collapse, 0, VK_SAMPLE_COUNT_1_BIT, nullptr,
+                                   is_srgb_format(format));
     if (!r) {
         VkDevice d = context->device;
         for (VkPipeline p : {made.draw, made.collapse})
@@ -153,8 +170,8 @@ Result<DrawPasses> Renderer::Impl::draw_passes(VkFormat format) {
         if (made.load != VK_NULL_HANDLE) vkDestroyRenderPass(d, made.load, nullptr);
         return r.error();
     }
-    bgra_passes = made;
-    return bgra_passes;
+    format_passes.push_back(made);
+    return made;
 }
 
 Result<PassPipelines> Renderer::Impl::pipelines_for(const HostPass& pass) {
@@ -176,7 +193,7 @@ Result<PassPipelines> Renderer::Impl::pipelines_for(const HostPass& pass) {
     rendering.depthAttachmentFormat = pass.depth_format;
     rendering.stencilAttachmentFormat = pass.stencil_format;
     if (Result<void> r = make_draw_pipelines(pass.render_pass, made.draw, made.collapse, pass.subpass, pass.samples,
-                                             dynamic ? &rendering : nullptr);
+                                             dynamic ? &rendering : nullptr, is_srgb_format(pass.format));
         !r) {
         for (VkPipeline p : {made.draw, made.collapse})
             if (p != VK_NULL_HANDLE) vkDestroyPipeline(context->device, p, nullptr);

@@ -29,8 +29,14 @@ enum Binding : std::uint32_t {
     b_influences, b_bind_vertices, b_static_indices, b_attachments, b_types, b_slot_setups,
     b_characters, b_bones, b_words, b_out_vertices, b_out_indices, b_pages, b_vertex_owners,
     b_tile_bits, b_counters, b_target, b_triangles, b_triangle_boxes, b_character_tiles, b_tile_masks,
-    b_packed_characters, b_place_blocks, b_draw_command, b_pages_nearest, b_page_filters, b_setup_lists, b_count
+    b_packed_characters, b_place_blocks, b_draw_command, b_pages_nearest, b_page_filters, b_setup_lists,
+    b_pages_srgb, b_pages_srgb_nearest, b_count
 };
+
+// Whether `format` is one of the 8-bit sRGB colour formats: a target of such a format is drawn in linear light
+// (shading.glsl's k_linear_light), blended by the device after decoding its pixels and encoded again as they are
+// stored.
+bool is_srgb_format(VkFormat format);
 
 // Timestamps per frame slot: the frame's start, the end of its skinning passes, its end.
 inline constexpr std::uint32_t k_queries_per_frame = 3;
@@ -60,8 +66,10 @@ struct FrameCounts {
 Result<VkShaderModule> make_module(VkDevice device, std::span<const std::uint32_t> code);
 
 // What the raster paths draw with onto the application's images of one colour format: a loading render pass and the
-// graphics pipelines made for it (the gpu and cpu paths' draw, the gpu_vertex path's collapse).
+// graphics pipelines made for it (the gpu and cpu paths' draw, the gpu_vertex path's collapse), in linear light for an
+// sRGB format.
 struct DrawPasses {
+    VkFormat format = VK_FORMAT_UNDEFINED;
     VkRenderPass load = VK_NULL_HANDLE;
     VkPipeline draw = VK_NULL_HANDLE, collapse = VK_NULL_HANDLE;
 };
@@ -232,7 +240,9 @@ struct Renderer::Impl {
     std::uint32_t raster_diagnose = 0;  // raster.comp's k_diagnose (SPINEGPU_DIAGNOSE_TILES, read at creation)
     VkRenderPass render_pass = VK_NULL_HANDLE;       // the own target: cleared, left for readback
     VkRenderPass load_render_pass = VK_NULL_HANDLE;  // the application's image (draw_onto): loaded, kept in place
-    DrawPasses bgra_passes;  // for the application's B8G8R8A8_UNORM images: made by the first frame onto one
+    // For the application's images of the other formats taken (B8G8R8A8_UNORM and the two sRGB ones): each made by the
+    // first frame onto such an image.
+    std::vector<DrawPasses> format_passes;
     // For the application's subpasses (record_for_pass): the k_kept_pass_pipelines most recently drawn in, and those
     // retired while frames that may use them are pending.
     std::vector<PassPipelines> pass_pipelines;
@@ -267,6 +277,7 @@ struct Renderer::Impl {
     VkImage pages = VK_NULL_HANDLE;
     VkDeviceMemory pages_memory = VK_NULL_HANDLE;
     VkImageView pages_view = VK_NULL_HANDLE;
+    VkImageView pages_srgb_view = VK_NULL_HANDLE;  // the same texels decoded from sRGB (for linear-light draws)
 
     // Target.
     VkImage target = VK_NULL_HANDLE;
@@ -316,17 +327,19 @@ struct Renderer::Impl {
     Result<void> make_render_pass(VkFormat format, bool load, VkRenderPass& out);
     // The draw and collapse graphics pipelines, made for subpass `subpass` of render pass `pass`, whose colour
     // attachment has `samples`; or with no render pass, for dynamic rendering with the attachments `rendering`
-    // names (a VkPipelineRenderingCreateInfo) (renderer_draw_pipelines.cpp).
+    // names (a VkPipelineRenderingCreateInfo); shading in linear light when `linear_light` (an sRGB attachment)
+    // (renderer_draw_pipelines.cpp).
     Result<void> make_draw_pipelines(VkRenderPass pass, VkPipeline& draw, VkPipeline& collapse,
                                      std::uint32_t subpass = 0, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT,
-                                     const void* rendering = nullptr);
+                                     const void* rendering = nullptr, bool linear_light = false);
     // The pipelines for the application's subpass `pass` (record_for_pass), made on first use (all or none) and kept
     // among the k_kept_pass_pipelines most recently used; a new one retires the least recently used past that.
     Result<PassPipelines> pipelines_for(const HostPass& pass);
     // Destroys the retired pipelines whose frames have all run (their value reached), or all of them when `all` (the
     // renderer being destroyed).
     void destroy_retired_pipelines(bool all);
-    // The render pass and pipelines for the application's images of `format` (RGBA8 or BGRA8 UNORM), made on first use.
+    // The render pass and pipelines for the application's images of `format` (RGBA8 or BGRA8, UNORM or sRGB), made on
+    // first use.
     Result<DrawPasses> draw_passes(VkFormat format);
     // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constants 0, 1 and
     // 2 set to `constant`, `second` and `third`, each only when it is not 0 (0: the shader's default).

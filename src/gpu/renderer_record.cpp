@@ -171,12 +171,12 @@ std::uint32_t Renderer::Impl::update_sets(FrameSlot& f, const HostImage* onto) {
             cpu ? &f.cpu_vertices : &f.gpu_vertices, cpu ? &f.cpu_indices : &f.gpu_indices, nullptr,
             &vertex_owners, &f.tile_bits, &f.counters, nullptr, &f.triangles, &f.triangle_boxes,
             &f.character_tiles, &f.tile_masks, &f.packed_characters, &f.place_blocks, &f.draw_command, nullptr,
-            &page_filters, &setup_lists};
+            &page_filters, &setup_lists, nullptr, nullptr};
         std::array<VkDescriptorBufferInfo, b_count> infos{};
         std::array<VkWriteDescriptorSet, b_count> writes{};
         std::uint32_t count = 0;
         for (std::uint32_t i = 0; i < b_count; ++i) {
-            if (i == b_pages || i == b_pages_nearest || i == b_target) continue;
+            if (buffers[i] == nullptr) continue;  // (the images, below)
             // Generations start at 1 once a buffer exists; the static ones never change after finalize.
             const std::uint64_t tag = buffers[i]->generation * 2 + 1;
             if (bound[i] == tag) continue;
@@ -202,13 +202,15 @@ std::uint32_t Renderer::Impl::update_sets(FrameSlot& f, const HostImage* onto) {
             f.bound_image = *onto;
         }
         const VkImageView target_now = which == 2 ? onto->view : target_view;
-        const VkDescriptorImageInfo images[3] = {
+        const VkDescriptorImageInfo images[5] = {
             {sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
             {nearest_sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+            {sampler, pages_srgb_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+            {nearest_sampler, pages_srgb_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
             {VK_NULL_HANDLE, target_now, VK_IMAGE_LAYOUT_GENERAL}};
-        const std::uint64_t image_tags[3] = {1, 1, which == 2 ? 2 : target_generation * 2 + 1};
-        const Binding image_bindings[3] = {b_pages, b_pages_nearest, b_target};
-        for (int k = 0; k < 3; ++k) {
+        const std::uint64_t image_tags[5] = {1, 1, 1, 1, which == 2 ? 2 : target_generation * 2 + 1};
+        const Binding image_bindings[5] = {b_pages, b_pages_nearest, b_pages_srgb, b_pages_srgb_nearest, b_target};
+        for (int k = 0; k < 5; ++k) {
             if (bound[image_bindings[k]] == image_tags[k] || images[k].imageView == VK_NULL_HANDLE) continue;
             bound[image_bindings[k]] = image_tags[k];
             VkWriteDescriptorSet& w = writes[count++];
@@ -216,7 +218,7 @@ std::uint32_t Renderer::Impl::update_sets(FrameSlot& f, const HostImage* onto) {
             w.dstSet = set;
             w.dstBinding = image_bindings[k];
             w.descriptorCount = 1;
-            w.descriptorType = k < 2 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+            w.descriptorType = k < 4 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
             w.pImageInfo = &images[k];
         }
         if (count > 0) vkUpdateDescriptorSets(context->device, count, writes.data(), 0, nullptr);

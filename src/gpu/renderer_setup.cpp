@@ -63,6 +63,7 @@ Renderer::Impl::~Impl() {
     if (target) vkDestroyImage(d, target, nullptr);
     if (target_memory) vkFreeMemory(d, target_memory, nullptr);
     if (pages_view) vkDestroyImageView(d, pages_view, nullptr);
+    if (pages_srgb_view) vkDestroyImageView(d, pages_srgb_view, nullptr);
     if (pages) vkDestroyImage(d, pages, nullptr);
     if (pages_memory) vkFreeMemory(d, pages_memory, nullptr);
     if (sampler) vkDestroySampler(d, sampler, nullptr);
@@ -76,8 +77,9 @@ Renderer::Impl::~Impl() {
     if (small_skin_pipeline) vkDestroyPipeline(d, small_skin_pipeline, nullptr);
     if (draw_pipeline) vkDestroyPipeline(d, draw_pipeline, nullptr);
     if (collapse_pipeline) vkDestroyPipeline(d, collapse_pipeline, nullptr);
-    if (bgra_passes.draw) vkDestroyPipeline(d, bgra_passes.draw, nullptr);
-    if (bgra_passes.collapse) vkDestroyPipeline(d, bgra_passes.collapse, nullptr);
+    for (const DrawPasses& p : format_passes)
+        for (VkPipeline pipeline : {p.draw, p.collapse})
+            if (pipeline) vkDestroyPipeline(d, pipeline, nullptr);
     for (const PassPipelines& p : pass_pipelines)
         for (VkPipeline pipeline : {p.draw, p.collapse})
             if (pipeline != VK_NULL_HANDLE) vkDestroyPipeline(d, pipeline, nullptr);
@@ -93,7 +95,8 @@ Renderer::Impl::~Impl() {
     if (set_layout) vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
     if (render_pass) vkDestroyRenderPass(d, render_pass, nullptr);
     if (load_render_pass) vkDestroyRenderPass(d, load_render_pass, nullptr);
-    if (bgra_passes.load) vkDestroyRenderPass(d, bgra_passes.load, nullptr);
+    for (const DrawPasses& p : format_passes)
+        if (p.load) vkDestroyRenderPass(d, p.load, nullptr);
 }
 
 Result<void> Renderer::Impl::create_pipelines() {
@@ -102,17 +105,19 @@ Result<void> Renderer::Impl::create_pipelines() {
     for (std::uint32_t i = 0; i < b_count; ++i) {
         bindings[i].binding = i;
         bindings[i].descriptorCount = 1;
-        bindings[i].descriptorType = i == b_pages || i == b_pages_nearest ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
-                                     : i == b_target                      ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
-                                                                          : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        // The tile rasterizer's and the places pass's bindings are compute only, the pages' filters compute and
-        // fragment only, and the setup lists compute and vertex only: the draw's stages stay within common
-        // per-stage limits.
-        const bool compute_only = i >= b_tile_bits && i != b_pages && i != b_pages_nearest && i != b_page_filters &&
+        const bool sampled = i == b_pages || i == b_pages_nearest || i == b_pages_srgb || i == b_pages_srgb_nearest;
+        bindings[i].descriptorType = sampled          ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                     : i == b_target ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                                                     : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        // The tile rasterizer's and the places pass's bindings are compute only, the pages' filters and the sRGB
+        // views compute and fragment only, and the setup lists compute and vertex only: the draw's stages stay within
+        // common per-stage limits.
+        const bool fragment = i == b_page_filters || i == b_pages_srgb || i == b_pages_srgb_nearest;
+        const bool compute_only = i >= b_tile_bits && i != b_pages && i != b_pages_nearest && !fragment &&
                                   i != b_setup_lists;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT |
                                  (compute_only          ? 0
-                                  : i == b_page_filters ? VK_SHADER_STAGE_FRAGMENT_BIT
+                                  : fragment            ? VK_SHADER_STAGE_FRAGMENT_BIT
                                   : i == b_setup_lists  ? VK_SHADER_STAGE_VERTEX_BIT
                                                         : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
     }
@@ -228,7 +233,7 @@ Result<void> Renderer::Impl::create_frames() {
     const std::uint32_t sets_per_slot = context->borrowed ? 3 : 2;
     const std::uint32_t set_count = sets_per_slot * frames_in_flight;
     std::array<VkDescriptorPoolSize, 3> sizes{{{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, set_count * b_count},
-                                               {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * set_count},
+                                               {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4 * set_count},
                                                {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, set_count}}};
     VkDescriptorPoolCreateInfo dp{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     dp.maxSets = set_count;

@@ -1,6 +1,7 @@
 // The renderer's static upload: every skeleton type's bind form into device-local buffers and every atlas page into
 // one page array (checked against the device's limits first). See Renderer::Impl::upload_static.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -233,8 +234,15 @@ Result<void> Renderer::Impl::upload_static_once() {
         if (Result<void> r = upload_buffer(*this, u.data, u.bytes, *u.out); !r) return r.error();
 
     // The page array, UNORM: texels are filtered in sRGB-encoded values as the official renderers filter them
-    // (draw.frag says why).
+    // (shading.glsl says why); and viewed as sRGB too, for draws in linear light, which filter straight pages'
+    // texels decoded (the two formats listed, so that a driver may keep its compression of the image).
+    const std::array<VkFormat, 2> page_formats{VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB};
+    VkImageFormatListCreateInfo format_list{VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO};
+    format_list.viewFormatCount = static_cast<std::uint32_t>(page_formats.size());
+    format_list.pViewFormats = page_formats.data();
     VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    image.pNext = &format_list;
+    image.flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
     image.imageType = VK_IMAGE_TYPE_2D;
     image.format = VK_FORMAT_R8G8B8A8_UNORM;
     image.extent = {layer_w, layer_h, 1};
@@ -327,6 +335,9 @@ Result<void> Renderer::Impl::upload_static_once() {
     view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, layer_count};
     if (VkResult r = vkCreateImageView(d, &view, nullptr, &pages_view); r != VK_SUCCESS)
         return vk_error("vkCreateImageView", r);
+    view.format = VK_FORMAT_R8G8B8A8_SRGB;
+    if (VkResult r = vkCreateImageView(d, &view, nullptr, &pages_srgb_view); r != VK_SUCCESS)
+        return vk_error("vkCreateImageView", r);
     finalized = true;
     return {};
 }
@@ -338,7 +349,8 @@ Result<void> Renderer::Impl::check_page_array(std::uint32_t w, std::uint32_t h, 
     VkImageFormatProperties limits{};
     const VkResult queried = vkGetPhysicalDeviceImageFormatProperties(
         c.physical, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
-        VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, 0, &limits);
+        VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+        VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT, &limits);
     VkDeviceSize heap = 0, local_heap = 0;  // the largest device-local heap, else the largest heap
     for (std::uint32_t i = 0; i < c.memory.memoryHeapCount; ++i) {
         heap = std::max(heap, c.memory.memoryHeaps[i].size);

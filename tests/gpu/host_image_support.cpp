@@ -15,6 +15,9 @@ using namespace spinegpu::gpu;
 
 namespace {
 
+// Whether `format` holds its pixels as BGRA8.
+bool is_bgra(VkFormat format) { return format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB; }
+
 // Swaps the first and third byte of every pixel: RGBA8 to BGRA8 and back.
 void swap_red_and_blue(std::span<std::uint8_t> pixels) {
     for (std::size_t i = 0; i + 3 < pixels.size(); i += 4) std::swap(pixels[i], pixels[i + 2]);
@@ -101,7 +104,7 @@ void AppImage::record_fill(VkCommandBuffer cb, std::span<const std::uint8_t> pre
     void* mapped = nullptr;
     vkMapMemory(device(), upload_memory_, 0, VK_WHOLE_SIZE, 0, &mapped);
     std::memcpy(mapped, premultiplied.data(), bytes());
-    if (format_ == VK_FORMAT_B8G8R8A8_UNORM) swap_red_and_blue({static_cast<std::uint8_t*>(mapped), bytes()});
+    if (is_bgra(format_)) swap_red_and_blue({static_cast<std::uint8_t*>(mapped), bytes()});
     vkUnmapMemory(device(), upload_memory_);
     // After every earlier command (the renderer's last frame on the image included): its contents are discarded.
     barrier(cb, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0,
@@ -149,7 +152,7 @@ std::vector<std::uint8_t> AppImage::copied_out() const {
     std::vector<std::uint8_t> out(bytes());
     std::memcpy(out.data(), mapped, out.size());
     vkUnmapMemory(device(), download_memory_);
-    if (format_ == VK_FORMAT_B8G8R8A8_UNORM) swap_red_and_blue(out);
+    if (is_bgra(format_)) swap_red_and_blue(out);
     unpremultiply_rgba8(out);
     return out;
 }

@@ -29,10 +29,10 @@ inline constexpr Color k_right{1.0f, 0.0f, 1.0f, 0.6f};
 // here are made: with SAMPLED (for SHADER_READ_ONLY_OPTIMAL) and transfers, for the test's own use.
 VkImageUsageFlags usage_for(gpu::RenderPath path);
 
-// The application's image: RGBA8 UNORM (or `format`, BGRA8 UNORM) of the usage usage_for(path) gives, with a
-// host-visible buffer to fill it from and one to copy it into; its pixels go in and come out as RGBA, whatever the
-// format. fill and straight_pixels each submit on their own to the lent queue; record_fill and
-// record_copy_out record the same into a command buffer of the application's.
+// The application's image: RGBA8 UNORM (or `format`: BGRA8 UNORM, or either in sRGB, whose bytes go in and come out
+// encoded, as they are) of the usage usage_for(path) gives, with a host-visible buffer to fill it from and one to copy
+// it into; its pixels go in and come out as RGBA, whatever the format. fill and straight_pixels each submit on their
+// own to the lent queue; record_fill and record_copy_out record the same into a command buffer of the application's.
 class AppImage {
 public:
     AppImage(const gpu::HostDevice& host, std::uint32_t width, std::uint32_t height, std::uint64_t generation,

@@ -229,7 +229,8 @@ TEST(GpuLayout, descriptor_bindings_are_the_renderers_binding_enum) {
         {"PackedCharacters", b_packed_characters}, {"PlaceBlocks", b_place_blocks},
         {"DrawCommand", b_draw_command}, {"PageFilters", b_page_filters}, {"SetupLists", b_setup_lists}};
     const std::map<std::string, Binding> images{
-        {"pages", b_pages}, {"pages_nearest", b_pages_nearest}, {"target", b_target}};
+        {"pages", b_pages}, {"pages_nearest", b_pages_nearest}, {"pages_srgb", b_pages_srgb},
+        {"pages_srgb_nearest", b_pages_srgb_nearest}, {"target", b_target}};
     std::set<std::string> seen;
     for (const char* name : k_shaders) {
         ReflectedShader shader;

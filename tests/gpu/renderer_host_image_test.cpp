@@ -243,8 +243,9 @@ TEST(RendererOnHostDevice, draws_onto_a_bgra_image_the_colours_it_draws_onto_an_
 }
 
 // What cannot be drawn onto is refused, naming the fault: any image on a renderer with its own device; on the
-// application's, a missing image or view, a format other than RGBA8 or BGRA8 UNORM, an empty size and a layout that
-// would discard the image. A renderer that has drawn only onto the application's images has no frame to read back.
+// application's, a missing image or view, a format other than RGBA8 or BGRA8, UNORM or sRGB, an empty size and a
+// layout that would discard the image. A renderer that has drawn only onto the application's images has no frame to
+// read back.
 TEST(RendererOnHostDevice, what_it_cannot_draw_onto_is_refused_naming_the_field) {
     SPINEGPU_REQUIRE_RENDERER(own);
     std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
@@ -267,9 +268,9 @@ TEST(RendererOnHostDevice, what_it_cannot_draw_onto_is_refused_naming_the_field)
         wrong.view = VK_NULL_HANDLE;
         EXPECT_NE(refusal(*lent, wrong).find("HostImage::view is VK_NULL_HANDLE"), std::string::npos);
         wrong = fine;
-        wrong.format = VK_FORMAT_R8G8B8A8_SRGB;
-        EXPECT_NE(refusal(*lent, wrong).find("HostImage::format is 43, not VK_FORMAT_R8G8B8A8_UNORM (37) or "
-                                             "VK_FORMAT_B8G8R8A8_UNORM (44)"),
+        wrong.format = VK_FORMAT_R16G16B16A16_SFLOAT;
+        EXPECT_NE(refusal(*lent, wrong).find("HostImage::format is 97, not VK_FORMAT_R8G8B8A8_UNORM (37), "
+                                             "VK_FORMAT_B8G8R8A8_UNORM (44) or their sRGB forms (43, 50)"),
                   std::string::npos)
             << refusal(*lent, wrong);
         wrong = fine;

@@ -228,7 +228,7 @@ TEST(RendererRecordInPass, draws_only_the_frame_prepared_in_its_command_buffer_o
 // What cannot be drawn in the application's pass is refused, naming why: a renderer with its own device, the tile
 // path, no render pass on a device without dynamic rendering, another subpass than 0 with dynamic rendering,
 // attachment formats given with a render pass, and with dynamic rendering depth and stencil formats that differ or
-// lack their component, a colour format the device does not blend into or an sRGB one, a sample count that is not one
+// lack their component, a colour format the device does not blend into, a sample count that is not one
 // the device takes, an empty area or one at a negative offset, a null command buffer, and a device made without
 // timeline semaphores. The refusals record nothing into the command buffer.
 TEST(RendererRecordInPass, what_cannot_be_drawn_in_the_pass_is_refused_naming_why) {
@@ -279,8 +279,6 @@ TEST(RendererRecordInPass, what_cannot_be_drawn_in_the_pass_is_refused_naming_wh
                 expect_refused(p, RenderPath::gpu, "HostPass::stencil_format is 37, a format without a stencil");
             }
             p = fine;
-            p.format = VK_FORMAT_R8G8B8A8_SRGB;
-            expect_refused(p, RenderPath::cpu, "an sRGB format");
             p.format = VK_FORMAT_R32G32B32A32_UINT;
             expect_refused(p, RenderPath::cpu, "does not blend into");
             p = fine;

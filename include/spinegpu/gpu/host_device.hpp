@@ -87,7 +87,11 @@ struct FrameImage {
 // (FrameImage) cannot do where the frame is transparent. Requirements (the checked ones: a refusal names the field):
 // - `image` holds premultiplied colour, VK_FORMAT_R8G8B8A8_UNORM, or VK_FORMAT_B8G8R8A8_UNORM (the same colours in
 //   another byte order, as swapchain images often are; colours encoded as the atlas pages' are, as both formats take
-//   them; the first frame onto a BGRA8 image on a raster path makes its render pass and pipelines; the gpu_tiles path
+//   them), or either's sRGB form, VK_FORMAT_R8G8B8A8_SRGB or VK_FORMAT_B8G8R8A8_SRGB, onto which the raster paths
+//   draw in linear light (the device decodes the image's pixels, blends and encodes the result; the characters'
+//   colours are decoded: shading.glsl), and which the gpu_tiles path refuses (checked: it writes storage images,
+//   which sRGB ones are not); the first frame onto an image of a format other than RGBA8 UNORM on a raster path makes
+//   that format's render pass and pipelines; the gpu_tiles path
 //   reads and writes it as a storage image without a format, checked: the device was made with
 //   shaderStorageImageReadWithoutFormat and shaderStorageImageWriteWithoutFormat, and its format features, which take
 //   Vulkan 1.3 (for the instance and the device) or VK_KHR_format_feature_flags2 to tell, say that BGRA8 images of
@@ -137,8 +141,8 @@ struct HostImage {
 //   depth/stencil attachment of it is neither tested nor written by the characters' draw; the characters blend into
 //   the colour attachment with each slot's blend mode over what it holds, which is premultiplied colour (encoded as
 //   the atlas pages' are);
-// - `format` (checked) is a colour format the device blends into (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT), and
-//   not an sRGB one (blending there would happen in linear light, which the renderer's colours are not); `samples`
+// - `format` (checked) is a colour format the device blends into (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT); an
+//   sRGB one is drawn in linear light, as onto an sRGB HostImage; `samples`
 //   (checked) one sample count the device's framebuffers take; with more than one, the draw is multisampled as the
 //   pass is. With a render pass, the renderer sees neither its attachment's format nor its sample count: those of
 //   `format` and `samples` are taken on trust;
