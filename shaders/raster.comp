@@ -65,6 +65,9 @@ layout(push_constant) uniform PushBlock { GpuTilePush push; };
 // some); the pixel comes out opaque white where they disagree (all the tile's pixels for a wrong mask), opaque black
 // elsewhere.
 layout(constant_id = 0) const uint k_diagnose = 0u;
+// Set for an image whose bytes come in BGRA order through this RGBA8 binding (the renderer's copy of the application's
+// B8G8R8A8_SRGB image): red and blue swapped as each pixel is read and written.
+layout(constant_id = 4) const bool k_swap_red_blue = false;
 
 #include "camera.glsl"
 #include "loop_canary.glsl"
@@ -194,7 +197,9 @@ void write_entry(uint t, ivec2 origin, uint slot, uint rows) {
 
 // This thread's pixel (premultiplied RGBA8) after slot k's triangle, which covers it, is shaded and blended in 8-bit
 // arithmetic: both blend inputs rounded to 8 bits, the product rounded, the sum saturated (exact in float: every
-// value is a whole number below 2^16).
+// value is a whole number below 2^16). In linear light (k_linear_light: the pixel's colour sRGB-encoded, as an sRGB
+// image holds it), as a device blends into an sRGB attachment: the pixel's colour decoded, blended in float, the
+// result encoded and rounded to 8 bits.
 uint shade_and_blend(uint k, ivec2 local, ivec2 pixel, uint dst) {
     if (k_diagnose == 1u) return dst;
     uvec4 look = s_look[k];
@@ -206,8 +211,14 @@ uint shade_and_blend(uint k, ivec2 local, ivec2 pixel, uint dst) {
     vec4 t = page_texel(uv, s_uv_x[k], s_uv_y[k], material);
     vec4 src0, src1;
     shade(t, unpackUnorm4x8(look.x), unpackUnorm4x8(look.y).rgb, material, src0, src1);
-    vec4 s0 = round(clamp(src0, 0.0, 1.0) * 255.0), s1 = round(clamp(src1, 0.0, 1.0) * 255.0);
     vec4 d = vec4(uvec4(dst, dst >> 8, dst >> 16, dst >> 24) & 0xFFu);
+    if (k_linear_light) {
+        d = vec4(srgb_to_linear(d.rgb / 255.0), d.a / 255.0);
+        vec4 blended = clamp(clamp(src0, 0.0, 1.0) + d * clamp(src1, 0.0, 1.0), 0.0, 1.0);
+        uvec4 stored = uvec4(round(vec4(linear_to_srgb(blended.rgb), blended.a) * 255.0));
+        return stored.x | stored.y << 8 | stored.z << 16 | stored.w << 24;
+    }
+    vec4 s0 = round(clamp(src0, 0.0, 1.0) * 255.0), s1 = round(clamp(src1, 0.0, 1.0) * 255.0);
     uvec4 sum = uvec4(min(s0 + round(d * s1 / 255.0), vec4(255.0)));
     return sum.x | sum.y << 8 | sum.z << 16 | sum.w << 24;
 }
@@ -385,7 +396,7 @@ void main() {
 #ifdef SPINEGPU_RASTER_ONTO
     // (8-bit UNORM: packing gives the pixel's bytes back.)
     if (k_diagnose != 4u && pixel.x < int(push.width) && pixel.y < int(push.height))
-        dst = packUnorm4x8(imageLoad(target, pixel));
+        dst = packUnorm4x8(k_swap_red_blue ? imageLoad(target, pixel).bgra : imageLoad(target, pixel));
 #endif
     uint shaded = 0u;
     uint round = 0u;
@@ -423,6 +434,7 @@ void main() {
     barrier();
     if (tid == 0u && s_shaded != 0u) atomicAdd(counters[0], s_shaded);
     if (k_diagnose == 4u && s_mask_wrong != 0u) dst = ~0u;
-    if (pixel.x < int(push.width) && pixel.y < int(push.height)) imageStore(target, pixel, unpackUnorm4x8(dst));
+    if (pixel.x < int(push.width) && pixel.y < int(push.height))
+        imageStore(target, pixel, k_swap_red_blue ? unpackUnorm4x8(dst).bgra : unpackUnorm4x8(dst));
     if (loops_ran_out()) atomicOr(counters[4], 1u);
 }

@@ -11,7 +11,8 @@
 // 0.15% in encoded values.) Onto an sRGB target (k_linear_light), in linear light, as an engine that blends in linear
 // light draws: straight pages are sampled through the sRGB view (decoded before filtering), a premultiplied page's
 // texel is unpremultiplied, decoded and premultiplied again (its filtering stays in encoded values), the light and
-// dark colours are decoded, and the device blends in linear light and encodes what it stores. (Mipmap levels are
+// dark colours are decoded, and each blend decodes the target's pixel, blends in linear light and encodes the result
+// (the device's blending for the draw, raster.comp's for the tile rasterizer). (Mipmap levels are
 // averaged in encoded values, for both views: a minified straight page is a little darker there than its texels
 // averaged in linear light.) Tint (skeleton x slot x attachment) and two-color tint are applied as the official
 // runtimes define them: for a straight texel t, rgb = t * light + (1 - t) * dark, premultiplied by t.a * light.a,
@@ -42,13 +43,20 @@ bool inside_clip(uint first, uint count, vec2 p, float scale, float ox, float oy
 // detail.
 layout(constant_id = 2) const bool k_plain_pages = false;
 
-// Set (by the raster paths' pipelines for an sRGB target) to shade in linear light (above).
+// Set (by the raster paths' pipelines for an sRGB target, and the tile rasterizer's for an sRGB image of the
+// application's) to shade in linear light (above).
 layout(constant_id = 3) const bool k_linear_light = false;
 
 // The sRGB encoded colour `c` in linear light (the sRGB transfer function's inverse; above 1, as a glow's colour
 // brighter than its alpha unpremultiplies to, continued by its power curve).
 vec3 srgb_to_linear(vec3 c) {
     return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), greaterThan(c, vec3(0.04045)));
+}
+
+// The linear colour `c`, clamped to [0, 1], encoded as sRGB (the sRGB transfer function).
+vec3 linear_to_srgb(vec3 c) {
+    c = clamp(c, 0.0, 1.0);
+    return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, greaterThan(c, vec3(0.0031308)));
 }
 
 // The texel at `uv` of the page that `material` names, where UV changes by `uv_x` and `uv_y` per pixel in x and y,

@@ -245,9 +245,6 @@ Result<void> check_onto(const Renderer::Impl& m, const HostImage& target, Render
                       "), VK_FORMAT_B8G8R8A8_UNORM (" + std::to_string(VK_FORMAT_B8G8R8A8_UNORM) +
                       ") or their sRGB forms (" + std::to_string(VK_FORMAT_R8G8B8A8_SRGB) + ", " +
                       std::to_string(VK_FORMAT_B8G8R8A8_SRGB) + "), the formats the renderer draws onto");
-    if (srgb && path == RenderPath::gpu_tiles)
-        return refuse(format + ", an sRGB format: the gpu-tiles path writes its pixels as a storage image, which an "
-                               "sRGB image cannot be; draw onto it through the gpu path (in linear light)");
     // (A device without the tile path at all is refused by the frame, naming what it lacks.)
     if (target.format == VK_FORMAT_B8G8R8A8_UNORM && path == RenderPath::gpu_tiles &&
         tile_rasterizer_supported(*m.context) && !m.context->bgra_tiles_missing.empty())

@@ -199,6 +199,13 @@ struct FrameSlot {
     VkFramebuffer host_framebuffer = VK_NULL_HANDLE;
     DrawPasses host_passes;  // what draws into host_framebuffer (its image's format)
     HostImage framebuffer_image{}, bound_image{};
+    // The tile path's copy of the application's sRGB image (Renderer::draw_onto, record_onto): RGBA8 UNORM holding its
+    // bytes as they are, read and written by the raster pass in linear light, copied in and back out each frame; made
+    // anew for an image of another size.
+    VkImage onto_copy = VK_NULL_HANDLE;
+    VkDeviceMemory onto_copy_memory = VK_NULL_HANDLE;
+    VkImageView onto_copy_view = VK_NULL_HANDLE;
+    std::uint32_t onto_copy_width = 0, onto_copy_height = 0;
     VkCommandBuffer commands = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
     bool pending = false;  // submitted (or recorded for the application to submit) and not yet waited for
@@ -237,6 +244,10 @@ struct Renderer::Impl {
     // The raster pass that starts each pixel from the application's image (draw_onto): on its device only; and the
     // same for its BGRA8 images, where they can be read and written without a format (VkContext::bgra_tiles_missing).
     VkPipeline raster_onto_pipeline = VK_NULL_HANDLE, raster_onto_bgra_pipeline = VK_NULL_HANDLE;
+    // The same in linear light, over the copy of an sRGB image (FrameSlot::onto_copy), in RGBA and BGRA order: made by
+    // the first frame onto such an image, for the pages' kind raster_plain_pages records (make_raster_pipeline).
+    VkPipeline raster_linear_pipeline = VK_NULL_HANDLE, raster_linear_bgra_pipeline = VK_NULL_HANDLE;
+    bool raster_plain_pages = false;
     std::uint32_t raster_diagnose = 0;  // raster.comp's k_diagnose (SPINEGPU_DIAGNOSE_TILES, read at creation)
     VkRenderPass render_pass = VK_NULL_HANDLE;       // the own target: cleared, left for readback
     VkRenderPass load_render_pass = VK_NULL_HANDLE;  // the application's image (draw_onto): loaded, kept in place
@@ -341,11 +352,14 @@ struct Renderer::Impl {
     // The render pass and pipelines for the application's images of `format` (RGBA8 or BGRA8, UNORM or sRGB), made on
     // first use.
     Result<DrawPasses> draw_passes(VkFormat format);
-    // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constants 0, 1 and
-    // 2 set to `constant`, `second` and `third`, each only when it is not 0 (0: the shader's default).
+    // Creates a compute pipeline with the compute layout from SPIR-V `code`, with specialization constants 0 to 4 set
+    // to `constant`, `second`, `third`, `fourth` and `fifth`, each only when it is not 0 (0: the shader's default).
     Result<void> make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
                                        std::uint32_t constant = 0, std::uint32_t second = 0,
-                                       std::uint32_t third = 0);
+                                       std::uint32_t third = 0, std::uint32_t fourth = 0, std::uint32_t fifth = 0);
+    // The tile rasterizer's raster pass in linear light for the copy of an sRGB image of `format` (R8G8B8A8_SRGB or
+    // B8G8R8A8_SRGB), made on first use.
+    Result<VkPipeline> linear_raster_pipeline(VkFormat format);
     // Creates the tile rasterizer's raster pass (raster.comp, and on the application's device raster_onto.comp, with
     // raster_onto_unformatted.comp where its BGRA8 images can be read and written without a format) once the pages
     // are known (upload_static): built for pages whose filters do not depend on scale when `plain_pages` (no page has
@@ -389,6 +403,9 @@ struct Renderer::Impl {
     std::uint32_t update_sets(FrameSlot& slot, const HostImage* onto);
     // The slot's framebuffer of the application's image `host`, made anew when the slot's was made for another.
     Result<void> fit_host_framebuffer(FrameSlot& slot, const HostImage& host);
+    // The slot's copy of the application's sRGB image `host` for the tile path (FrameSlot::onto_copy), made anew when
+    // the slot's is of another size.
+    Result<void> fit_onto_copy(FrameSlot& slot, const HostImage& host);
     Result<void> submit_once(const std::function<void(VkCommandBuffer)>& record);
 };
 

@@ -112,8 +112,8 @@ void record_draw(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescript
 // Records the tile rasterizer: the triangle setup (which also sets each visible character's bit in the tiles its
 // triangles touch), then one workgroup per tile, writing every pixel of the target: the own target, from the
 // background, left ready for readback as after the render pass; or the application's image (`host`), from its
-// pixels, given back in its layout.
-void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, const GpuTilePush& push,
+// pixels, given back in its layout (an sRGB one through the slot `f`'s copy of it).
+void record_tiles(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescriptorSet set, const GpuTilePush& push,
                   const HostImage* host) {
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, m.compute_layout, 0, 1, &set, 0, nullptr);
     vkCmdPushConstants(cb, m.compute_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
@@ -128,25 +128,60 @@ void record_tiles(Renderer::Impl& m, VkCommandBuffer cb, VkDescriptorSet set, co
     }
     // Every earlier command on the queue finishes with the image first, its writes made available: earlier frames,
     // readback, presenting, the application's use of it (FrameImage, HostImage). The own target's old contents are
-    // not needed (every pixel is written); the application's are read.
-    const VkImage image = host != nullptr ? host->image : m.target;
+    // not needed (every pixel is written); the application's are read. An sRGB image of the application's is copied
+    // into the slot's RGBA8 copy of it (the same bytes), drawn there in linear light and copied back.
+    const bool copied = host != nullptr && is_srgb_format(host->format);
+    const VkImage image = copied ? f.onto_copy : host != nullptr ? host->image : m.target;
     const VkAccessFlags reads = host != nullptr ? VK_ACCESS_SHADER_READ_BIT : 0;
-    image_barrier(cb, image, host != nullptr ? host->layout : VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
-                  VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                  reads | VK_ACCESS_SHADER_WRITE_BIT);
-    const VkPipeline raster = host == nullptr                             ? m.raster_pipeline
+    VkImageCopy whole{};
+    if (copied) {
+        whole.srcSubresource = whole.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        whole.extent = {host->width, host->height, 1};
+        image_barrier(cb, host->image, host->layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                      VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_TRANSFER_READ_BIT);
+        image_barrier(cb, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                      VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_TRANSFER_WRITE_BIT);
+        vkCmdCopyImage(cb, host->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, image,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &whole);
+        image_barrier(cb, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
+                      VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    } else {
+        image_barrier(cb, image, host != nullptr ? host->layout : VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
+                      VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, reads | VK_ACCESS_SHADER_WRITE_BIT);
+    }
+    const VkPipeline raster = host == nullptr ? m.raster_pipeline
+                              : copied ? (host->format == VK_FORMAT_B8G8R8A8_SRGB ? m.raster_linear_bgra_pipeline
+                                                                                 : m.raster_linear_pipeline)
                               : host->format == VK_FORMAT_B8G8R8A8_UNORM ? m.raster_onto_bgra_pipeline
                                                                          : m.raster_onto_pipeline;
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, raster);
     vkCmdDispatch(cb, push.tiles_x, push.tiles_y, 1);
-    if (host != nullptr)
-        image_barrier(cb, image, VK_IMAGE_LAYOUT_GENERAL, host->layout, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                      VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
-    else
+    if (copied) {
+        // (The copy back waits for the copy in to have read the image: the barrier's stages chain through the
+        // raster pass.)
         image_barrier(cb, image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                       VK_ACCESS_TRANSFER_READ_BIT);
+        image_barrier(cb, host->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                      VK_PIPELINE_STAGE_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+        vkCmdCopyImage(cb, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, host->image,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &whole);
+        image_barrier(cb, host->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, host->layout,
+                      VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                      VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+    } else if (host != nullptr) {
+        image_barrier(cb, image, VK_IMAGE_LAYOUT_GENERAL, host->layout, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                      VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+    } else {
+        image_barrier(cb, image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_TRANSFER_READ_BIT);
+    }
     VkMemoryBarrier counted{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     counted.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     counted.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -193,7 +228,8 @@ std::uint32_t Renderer::Impl::update_sets(FrameSlot& f, const HostImage* onto) {
             w.pBufferInfo = &infos[i];
         }
         // The target binding (the tile path's): in set_gpu and set_cpu the own target, tagged with its generation
-        // (odd); in set_onto the application's image, tagged 2 while the slot's bound_image is that image. Only
+        // (odd); in set_onto the application's image (or the slot's copy of an sRGB one), tagged 2 while the slot's
+        // bound_image is that image. Only
         // set_onto ever holds an application's view, and only frames onto that image bind it: the application may
         // destroy the image once its frame is done, and a driver may read every descriptor of a set it binds
         // (lavapipe does).
@@ -201,7 +237,10 @@ std::uint32_t Renderer::Impl::update_sets(FrameSlot& f, const HostImage* onto) {
             bound[b_target] = 0;
             f.bound_image = *onto;
         }
-        const VkImageView target_now = which == 2 ? onto->view : target_view;
+        // (An sRGB image is drawn on the tile path through the slot's copy of it.)
+        const VkImageView onto_view =
+            which != 2 ? VK_NULL_HANDLE : is_srgb_format(onto->format) ? f.onto_copy_view : onto->view;
+        const VkImageView target_now = which == 2 ? onto_view : target_view;
         const VkDescriptorImageInfo images[5] = {
             {sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
             {nearest_sampler, pages_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
@@ -312,7 +351,7 @@ Result<void> Renderer::Impl::record_frame(FrameSlot& f, const FrameTarget& to,
     if (f.timed) vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, m.queries, query + 1);
     if (path == RenderPath::gpu_vertex) find_type_runs(m, characters);
     if (tiles) {
-        record_tiles(m, cb, set, counts.tile_push, to.host);
+        record_tiles(m, f, cb, set, counts.tile_push, to.host);
     } else if (to.pass != nullptr) {
         // The draw waits for record_in_pass (or record_in_secondary), inside the application's render pass; so does
         // the frame's last timestamp, which decides whether its GPU time is known.

@@ -54,6 +54,9 @@ Renderer::Impl::~Impl() {
             destroy_buffer(*context, *b);
         if (f.fence != VK_NULL_HANDLE) vkDestroyFence(d, f.fence, nullptr);
         if (f.host_framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(d, f.host_framebuffer, nullptr);
+        if (f.onto_copy_view != VK_NULL_HANDLE) vkDestroyImageView(d, f.onto_copy_view, nullptr);
+        if (f.onto_copy != VK_NULL_HANDLE) vkDestroyImage(d, f.onto_copy, nullptr);
+        if (f.onto_copy_memory != VK_NULL_HANDLE) vkFreeMemory(d, f.onto_copy_memory, nullptr);
     }
     for (GpuBuffer* b : {&influences, &bind_vertices, &static_indices, &attachments, &type_table, &slot_setups,
                          &setup_lists, &vertex_owners, &collapse_indices, &page_filters, &readback})
@@ -87,6 +90,8 @@ Renderer::Impl::~Impl() {
     if (raster_pipeline) vkDestroyPipeline(d, raster_pipeline, nullptr);
     if (raster_onto_pipeline) vkDestroyPipeline(d, raster_onto_pipeline, nullptr);
     if (raster_onto_bgra_pipeline) vkDestroyPipeline(d, raster_onto_bgra_pipeline, nullptr);
+    if (raster_linear_pipeline) vkDestroyPipeline(d, raster_linear_pipeline, nullptr);
+    if (raster_linear_bgra_pipeline) vkDestroyPipeline(d, raster_linear_bgra_pipeline, nullptr);
     if (triangle_pipeline) vkDestroyPipeline(d, triangle_pipeline, nullptr);
     if (places_sum_pipeline) vkDestroyPipeline(d, places_sum_pipeline, nullptr);
     if (places_pipeline) vkDestroyPipeline(d, places_pipeline, nullptr);
@@ -186,15 +191,15 @@ Result<void> Renderer::Impl::create_pipelines() {
 
 Result<void> Renderer::Impl::make_compute_pipeline(std::span<const std::uint32_t> code, VkPipeline& out,
                                                    std::uint32_t constant, std::uint32_t second,
-                                                   std::uint32_t third) {
+                                                   std::uint32_t third, std::uint32_t fourth, std::uint32_t fifth) {
     VkDevice d = context->device;
     Result<VkShaderModule> module = make_module(d, code);
     if (!module) return module.error();
     // Entries only for the constants set, so that a 0 leaves the shader's default.
-    const std::uint32_t values[3] = {constant, second, third};
-    VkSpecializationMapEntry entries[3];
+    const std::uint32_t values[5] = {constant, second, third, fourth, fifth};
+    VkSpecializationMapEntry entries[5];
     std::uint32_t count = 0;
-    for (std::uint32_t id = 0; id < 3; ++id)
+    for (std::uint32_t id = 0; id < 5; ++id)
         if (values[id] != 0) entries[count++] = {id, id * 4, sizeof(std::uint32_t)};
     const VkSpecializationInfo specialization{count, entries, sizeof(values), values};
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
@@ -209,6 +214,7 @@ Result<void> Renderer::Impl::make_compute_pipeline(std::span<const std::uint32_t
 
 Result<void> Renderer::Impl::make_raster_pipeline(bool plain_pages) {
     if (!tile_rasterizer_supported(*context)) return {};
+    raster_plain_pages = plain_pages;
     const std::uint32_t loop_canary = context->software ? 1u : 0u;
     if (Result<void> r = make_compute_pipeline(raster_comp_spirv(), raster_pipeline, raster_diagnose, loop_canary,
                                                plain_pages ? 1u : 0u);
@@ -220,6 +226,19 @@ Result<void> Renderer::Impl::make_raster_pipeline(bool plain_pages) {
         return r;
     return make_compute_pipeline(raster_onto_unformatted_comp_spirv(), raster_onto_bgra_pipeline, raster_diagnose,
                                  loop_canary, plain_pages ? 1u : 0u);
+}
+
+Result<VkPipeline> Renderer::Impl::linear_raster_pipeline(VkFormat format) {
+    const bool bgra = format == VK_FORMAT_B8G8R8A8_SRGB;
+    VkPipeline& pipeline = bgra ? raster_linear_bgra_pipeline : raster_linear_pipeline;
+    if (pipeline != VK_NULL_HANDLE) return pipeline;
+    // (Constant 3: shading.glsl's k_linear_light; 4: raster.comp's k_swap_red_blue.)
+    if (Result<void> r = make_compute_pipeline(raster_onto_comp_spirv(), pipeline, raster_diagnose,
+                                               context->software ? 1u : 0u, raster_plain_pages ? 1u : 0u, 1u,
+                                               bgra ? 1u : 0u);
+        !r)
+        return r.error();
+    return pipeline;
 }
 
 Result<void> Renderer::Impl::create_frames() {
@@ -324,6 +343,39 @@ Result<void> Renderer::Impl::submit_once(const std::function<void(VkCommandBuffe
     vkFreeCommandBuffers(d, command_pool, 1, &commands);
     if (r != VK_SUCCESS) return vk_error("vkQueueSubmit", r);
     if (waited != VK_SUCCESS) return vk_error("vkQueueWaitIdle", waited);
+    return {};
+}
+
+Result<void> Renderer::Impl::fit_onto_copy(FrameSlot& f, const HostImage& host) {
+    if (f.onto_copy != VK_NULL_HANDLE && f.onto_copy_width == host.width && f.onto_copy_height == host.height)
+        return {};
+    // (The slot's last frame has been waited for: its copy is no longer in use.)
+    VkDevice d = context->device;
+    if (f.onto_copy_view != VK_NULL_HANDLE) vkDestroyImageView(d, f.onto_copy_view, nullptr);
+    if (f.onto_copy != VK_NULL_HANDLE) vkDestroyImage(d, f.onto_copy, nullptr);
+    if (f.onto_copy_memory != VK_NULL_HANDLE) vkFreeMemory(d, f.onto_copy_memory, nullptr);
+    f.onto_copy_view = VK_NULL_HANDLE;
+    f.onto_copy = VK_NULL_HANDLE;
+    f.onto_copy_memory = VK_NULL_HANDLE;
+    f.onto_copy_width = f.onto_copy_height = 0;
+    VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    image.imageType = VK_IMAGE_TYPE_2D;
+    image.format = VK_FORMAT_R8G8B8A8_UNORM;
+    image.extent = {host.width, host.height, 1};
+    image.mipLevels = image.arrayLayers = 1;
+    image.samples = VK_SAMPLE_COUNT_1_BIT;
+    image.tiling = VK_IMAGE_TILING_OPTIMAL;
+    image.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    if (Result<void> made = create_image(*context, image, f.onto_copy, f.onto_copy_memory); !made) return made;
+    VkImageViewCreateInfo v{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    v.image = f.onto_copy;
+    v.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    v.format = image.format;
+    v.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    if (VkResult r = vkCreateImageView(d, &v, nullptr, &f.onto_copy_view); r != VK_SUCCESS)
+        return vk_error("vkCreateImageView", r);
+    f.onto_copy_width = host.width;
+    f.onto_copy_height = host.height;
     return {};
 }
 

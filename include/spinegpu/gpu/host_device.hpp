@@ -87,18 +87,21 @@ struct FrameImage {
 // (FrameImage) cannot do where the frame is transparent. Requirements (the checked ones: a refusal names the field):
 // - `image` holds premultiplied colour, VK_FORMAT_R8G8B8A8_UNORM, or VK_FORMAT_B8G8R8A8_UNORM (the same colours in
 //   another byte order, as swapchain images often are; colours encoded as the atlas pages' are, as both formats take
-//   them), or either's sRGB form, VK_FORMAT_R8G8B8A8_SRGB or VK_FORMAT_B8G8R8A8_SRGB, onto which the raster paths
-//   draw in linear light (the device decodes the image's pixels, blends and encodes the result; the characters'
-//   colours are decoded: shading.glsl), and which the gpu_tiles path refuses (checked: it writes storage images,
-//   which sRGB ones are not); the first frame onto an image of a format other than RGBA8 UNORM on a raster path makes
-//   that format's render pass and pipelines; the gpu_tiles path
-//   reads and writes it as a storage image without a format, checked: the device was made with
-//   shaderStorageImageReadWithoutFormat and shaderStorageImageWriteWithoutFormat, and its format features, which take
-//   Vulkan 1.3 (for the instance and the device) or VK_KHR_format_feature_flags2 to tell, say that BGRA8 images of
-//   optimal tiling are storage images read and written without a format), of optimal tiling, single-sampled, and was
-//   made with VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and cpu paths, VK_IMAGE_USAGE_STORAGE_BIT for
-//   gpu_tiles; its mipmap level 0 and array layer 0 are drawn onto, and are `width` x `height` pixels; `view` is a 2D
-//   view of just those, colour aspect, of `format` itself, unswizzled, with that usage;
+//   them), or either's sRGB form, VK_FORMAT_R8G8B8A8_SRGB or VK_FORMAT_B8G8R8A8_SRGB, onto which every path draws
+//   in linear light (each blend decodes the image's pixel, blends and encodes the result; the characters' colours
+//   are decoded: shading.glsl), the gpu_tiles path through a copy (an sRGB image cannot be a storage image: the frame
+//   copies it into an RGBA8 image of the renderer's, one per frame slot, made for the image's size, draws there in
+//   linear light and copies it back); the first frame onto an image of a format other than RGBA8 UNORM on a raster
+//   path makes that format's render pass and pipelines, and the first onto an sRGB image on the gpu_tiles path that
+//   byte order's raster pass; the gpu_tiles path reads and writes a UNORM BGRA8 image as a storage image without a
+//   format, checked: the device was made with shaderStorageImageReadWithoutFormat and
+//   shaderStorageImageWriteWithoutFormat, and its format features, which take Vulkan 1.3 (for the instance and the
+//   device) or VK_KHR_format_feature_flags2 to tell, say that BGRA8 images of optimal tiling are storage images read
+//   and written without a format), of optimal tiling, single-sampled, and was made with
+//   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT for the gpu, gpu_vertex and cpu paths, VK_IMAGE_USAGE_STORAGE_BIT for gpu_tiles
+//   (onto an sRGB image, VK_IMAGE_USAGE_TRANSFER_SRC_BIT and VK_IMAGE_USAGE_TRANSFER_DST_BIT instead); its mipmap
+//   level 0 and array layer 0 are drawn onto, and are `width` x `height` pixels; `view` is a 2D view of just those,
+//   colour aspect, of `format` itself, unswizzled, with that usage;
 // - when the frame's commands run it is in `layout` (not UNDEFINED or PREINITIALIZED, which would discard it), and
 //   it is left in `layout`;
 // - `generation` changes whenever `image` or `view` is made anew (a handle value may be reused): the renderer keeps
