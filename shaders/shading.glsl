@@ -12,12 +12,12 @@
 // light draws: straight pages are sampled through the sRGB view (decoded before filtering), a premultiplied page's
 // texel is unpremultiplied, decoded and premultiplied again (its filtering stays in encoded values), the light and
 // dark colours are decoded, and each blend decodes the target's pixel, blends in linear light and encodes the result
-// (the device's blending for the draw, raster.comp's for the tile rasterizer). (Mipmap levels are
-// averaged in encoded values, for both views: a minified straight page is a little darker there than its texels
-// averaged in linear light.) Tint (skeleton x slot x attachment) and two-color tint are applied as the official
-// runtimes define them: for a straight texel t, rgb = t * light + (1 - t) * dark, premultiplied by t.a * light.a,
-// here computed on the premultiplied texel. All four Spine blend modes come from one
-// blend equation, dst = src0 + dst * src1 (colour and alpha), which expresses the official premultiplied tables
+// (the device's blending for the draw, raster.comp's for the tile rasterizer). (Mipmap levels are averaged in encoded
+// values, for both views: a minified straight page is a little darker there than its texels averaged in linear
+// light.) Tint (skeleton x slot x attachment) and two-color tint are applied as the official runtimes define them: for
+// a straight texel t, rgb = t * light + (1 - t) * dark, premultiplied by t.a * light.a, here computed on the
+// premultiplied texel. All four Spine blend modes come from one blend equation, dst = src0 + dst * src1 (colour and
+// alpha), which expresses the official premultiplied tables
 // (normal ONE/1-sa, additive ONE/ONE, multiply DST_COLOR/1-sa, screen ONE/1-sc): the draw gets it from dual-source
 // blending, the tile rasterizer computes it. One case differs: multiply where the shaded colour exceeds its alpha (a
 // premultiplied texel brighter than its alpha), where the official factor on the destination passes 1 and ours, a
