@@ -34,8 +34,8 @@ enum Binding : std::uint32_t {
 };
 
 // Whether `format` is one of the 8-bit sRGB colour formats: a target of such a format is drawn in linear light
-// (shading.glsl's k_linear_light), blended by the device after decoding its pixels and encoded again as they are
-// stored.
+// (shading.glsl's k_linear_light), each blend decoding its pixel and encoding the result (the device's blending on
+// the raster paths, raster.comp's on the tile path).
 bool is_srgb_format(VkFormat format);
 
 // Timestamps per frame slot: the frame's start, the end of its skinning passes, its end.
