@@ -10,7 +10,8 @@
 // linear light moved 2.4% of mix-and-match's pixels past the official-renderer tolerance at 0.4x scale, against
 // 0.15% in encoded values.) Onto an sRGB target (k_linear_light), in linear light, as an engine that blends in linear
 // light draws: straight pages are sampled through the sRGB view (decoded before filtering), a premultiplied page's
-// texel is unpremultiplied, decoded and premultiplied again (its filtering stays in encoded values), the light and
+// texel is unpremultiplied, decoded and premultiplied again (its filtering stays in encoded values; a glow's colour
+// past its alpha decoded on its own), the light (skeleton x slot x attachment x tint, multiplied as encoded) and
 // dark colours are decoded, and each blend decodes the target's pixel, blends in linear light and encodes the result
 // (the device's blending for the draw, raster.comp's for the tile rasterizer). (Mipmap levels are averaged in encoded
 // values, for both views: a minified straight page is a little darker there than its texels averaged in linear
@@ -47,8 +48,7 @@ layout(constant_id = 2) const bool k_plain_pages = false;
 // application's) to shade in linear light (above).
 layout(constant_id = 3) const bool k_linear_light = false;
 
-// The sRGB encoded colour `c` in linear light (the sRGB transfer function's inverse; above 1, as a glow's colour
-// brighter than its alpha unpremultiplies to, continued by its power curve).
+// The sRGB encoded colour `c` in linear light (the sRGB transfer function's inverse).
 vec3 srgb_to_linear(vec3 c) {
     return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), greaterThan(c, vec3(0.04045)));
 }
@@ -90,9 +90,12 @@ vec4 page_texel(vec2 uv, vec2 uv_x, vec2 uv_y, uint material) {
 // and k_material_* bits `material`: dst = src0 + dst * src1.
 void shade(vec4 t, vec4 light, vec3 dark, uint material, out vec4 src0, out vec4 src1) {
     if (k_linear_light) {
-        // (A premultiplied texel of no alpha adds its colour as light: decoded as it is.)
-        if ((material & k_material_pma_bit) != 0u)
-            t.rgb = t.a > 0.0 ? srgb_to_linear(t.rgb / t.a) * t.a : srgb_to_linear(t.rgb);
+        // (The part of a premultiplied texel's colour past its alpha, a glow's added light, is decoded on its own, so
+        // that a glow of little or no alpha adds what its colour says.)
+        if ((material & k_material_pma_bit) != 0u) {
+            vec3 within = min(t.rgb, vec3(t.a)), beyond = t.rgb - within;
+            t.rgb = (t.a > 0.0 ? srgb_to_linear(within / t.a) * t.a : vec3(0.0)) + srgb_to_linear(beyond);
+        }
         light.rgb = srgb_to_linear(light.rgb);
         dark = srgb_to_linear(dark);
     }

@@ -97,7 +97,7 @@ Result<FrameStats> Renderer::Impl::draw_frame(const FrameTarget& to, std::span<c
     const bool tiles = path == RenderPath::gpu_tiles;
     if (to.host != nullptr && !tiles)
         if (Result<void> r = m.fit_host_framebuffer(f, *to.host); !r) return r.error();
-    // (The tile path draws an sRGB image in a copy of its own: check_onto.)
+    // (The tile path draws an sRGB image in the slot's copy of it: HostImage, record_tiles.)
     if (to.host != nullptr && tiles && is_srgb_format(to.host->format)) {
         if (Result<VkPipeline> r = m.linear_raster_pipeline(to.host->format); !r) return r.error();
         if (Result<void> r = m.fit_onto_copy(f, *to.host); !r) return r.error();

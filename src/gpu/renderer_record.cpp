@@ -161,8 +161,7 @@ void record_tiles(Renderer::Impl& m, FrameSlot& f, VkCommandBuffer cb, VkDescrip
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, raster);
     vkCmdDispatch(cb, push.tiles_x, push.tiles_y, 1);
     if (copied) {
-        // (The copy back waits for the copy in to have read the image: the barrier's stages chain through the
-        // raster pass.)
+        // (The host image's barrier from the copy in's read to the copy back's write orders the two.)
         image_barrier(cb, image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                       VK_ACCESS_TRANSFER_READ_BIT);

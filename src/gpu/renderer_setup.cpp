@@ -349,8 +349,11 @@ Result<void> Renderer::Impl::submit_once(const std::function<void(VkCommandBuffe
 Result<void> Renderer::Impl::fit_onto_copy(FrameSlot& f, const HostImage& host) {
     if (f.onto_copy != VK_NULL_HANDLE && f.onto_copy_width == host.width && f.onto_copy_height == host.height)
         return {};
-    // (The slot's last frame has been waited for: its copy is no longer in use.)
+    // (The slot's last frame has been waited for: its copy is no longer in use.) set_onto's target binding is written
+    // anew by the next frame that draws, whatever image it is onto: it may hold the view destroyed here.
     VkDevice d = context->device;
+    f.bound_image = {};
+    f.bound_onto[b_target] = 0;
     if (f.onto_copy_view != VK_NULL_HANDLE) vkDestroyImageView(d, f.onto_copy_view, nullptr);
     if (f.onto_copy != VK_NULL_HANDLE) vkDestroyImage(d, f.onto_copy, nullptr);
     if (f.onto_copy_memory != VK_NULL_HANDLE) vkFreeMemory(d, f.onto_copy_memory, nullptr);

@@ -31,37 +31,39 @@ namespace {
 
 using namespace spinegpu::gpu;
 
-// One square of the scene: its slot's blend mode and colours, and which page it shows.
+// One square of the scene: its slot's blend mode and colours, and which page it shows (k_pages).
 struct Square {
     const char* name;
-    bool pma_page;
+    int page;
     const char* blend;  // as the JSON names it
     std::array<int, 4> light;  // the slot colour, RGBA bytes
     std::array<int, 3> dark;   // the dark colour (two-color tint), or {-1, ...} for none
 };
 
-// The squares, 16 x 16 units each, four to a row: x centres -60, -20, 20, 60; y centres 30 and -30.
-constexpr std::array<Square, 8> k_squares{{
-    {"normal", false, "normal", {255, 255, 255, 255}, {-1, 0, 0}},
-    {"pma-normal", true, "normal", {255, 255, 255, 255}, {-1, 0, 0}},
-    {"additive", false, "additive", {255, 128, 64, 204}, {-1, 0, 0}},
-    {"multiply", false, "multiply", {255, 255, 255, 255}, {-1, 0, 0}},
-    {"screen", false, "screen", {192, 192, 192, 255}, {-1, 0, 0}},
-    {"dark", false, "normal", {230, 204, 179, 255}, {32, 64, 128}},
-    {"pma-additive", true, "additive", {255, 255, 255, 255}, {-1, 0, 0}},
-    {"translucent-slot", false, "normal", {128, 255, 128, 179}, {-1, 0, 0}},
+// The squares, 16 x 16 units each, four to a row: x centres -60, -20, 20, 60; y centres 30, -30 and -64.
+constexpr std::array<Square, 9> k_squares{{
+    {"normal", 0, "normal", {255, 255, 255, 255}, {-1, 0, 0}},
+    {"pma-normal", 1, "normal", {255, 255, 255, 255}, {-1, 0, 0}},
+    {"additive", 0, "additive", {255, 128, 64, 204}, {-1, 0, 0}},
+    {"multiply", 0, "multiply", {255, 255, 255, 255}, {-1, 0, 0}},
+    {"screen", 0, "screen", {192, 192, 192, 255}, {-1, 0, 0}},
+    {"dark", 0, "normal", {230, 204, 179, 255}, {32, 64, 128}},
+    {"pma-additive", 1, "additive", {255, 255, 255, 255}, {-1, 0, 0}},
+    {"translucent-slot", 0, "normal", {128, 255, 128, 179}, {-1, 0, 0}},
+    {"glow", 2, "additive", {255, 255, 255, 255}, {-1, 0, 0}},
 }};
 
-// The straight page's one texel colour (straight RGBA bytes), and the premultiplied page's (the same, premultiplied
-// and rounded).
-constexpr std::array<int, 4> k_texel{200, 100, 50, 128};
-constexpr std::array<int, 4> k_pma_texel{100, 50, 25, 128};
+// Each page's one texel colour, RGBA bytes: the straight page's (straight), the premultiplied page's (the same,
+// premultiplied and rounded), and a premultiplied glow's, red and green brighter than its alpha (light it adds).
+constexpr std::array<std::array<int, 4>, 3> k_pages{{{200, 100, 50, 128}, {100, 50, 25, 128}, {200, 150, 30, 40}}};
+constexpr std::array<const char*, 3> k_regions{"straight", "premultiplied", "glow"};
 // The background the squares are drawn over, opaque, as the image holds it (sRGB-encoded bytes in an sRGB image).
 constexpr std::array<std::uint8_t, 4> k_ground{51, 102, 153, 255};
 
 const char* const k_atlas =
     "straight.png\nsize: 4, 4\nstraight\n  bounds: 0, 0, 4, 4\n\n"
-    "pma.png\nsize: 4, 4\npma: true\npremultiplied\n  bounds: 0, 0, 4, 4\n";
+    "pma.png\nsize: 4, 4\npma: true\npremultiplied\n  bounds: 0, 0, 4, 4\n\n"
+    "glow.png\nsize: 4, 4\npma: true\nglow\n  bounds: 0, 0, 4, 4\n";
 
 std::string hex(std::initializer_list<int> bytes) {
     std::string out;
@@ -74,13 +76,13 @@ std::string hex(std::initializer_list<int> bytes) {
 }
 
 float centre_x(std::size_t i) { return -60.0f + 40.0f * static_cast<float>(i % 4); }
-float centre_y(std::size_t i) { return i < 4 ? 30.0f : -30.0f; }
+float centre_y(std::size_t i) { return i < 4 ? 30.0f : i < 8 ? -30.0f : -64.0f; }
 
 std::string squares_skeleton() {
     std::string slots, attachments;
     for (std::size_t i = 0; i < k_squares.size(); ++i) {
         const Square& q = k_squares[i];
-        const std::string region = q.pma_page ? "premultiplied" : "straight";
+        const std::string region = k_regions[static_cast<std::size_t>(q.page)];
         slots += std::string(i == 0 ? "" : ",") + R"({"name": ")" + q.name + R"(", "bone": "root", "color": ")" +
                  hex({q.light[0], q.light[1], q.light[2], q.light[3]}) + "\"" +
                  (q.dark[0] < 0 ? "" : R"(, "dark": ")" + hex({q.dark[0], q.dark[1], q.dark[2]}) + "\"") +
@@ -93,14 +95,13 @@ std::string squares_skeleton() {
            R"(], "skins": [{"name": "default", "attachments": {)" + attachments + "}}]}";
 }
 
-// The two pages, 4 x 4 texels of one colour each.
+// The pages, 4 x 4 texels of one colour each.
 std::vector<Image> square_pages() {
-    std::vector<Image> pages(2);
-    for (std::size_t p = 0; p < 2; ++p) {
+    std::vector<Image> pages(k_pages.size());
+    for (std::size_t p = 0; p < pages.size(); ++p) {
         pages[p].width = pages[p].height = 4;
         for (int k = 0; k < 16; ++k)
-            for (int c = 0; c < 4; ++c)
-                pages[p].rgba.push_back(static_cast<std::uint8_t>(p == 0 ? k_texel[c] : k_pma_texel[c]));
+            for (int c = 0; c < 4; ++c) pages[p].rgba.push_back(static_cast<std::uint8_t>(k_pages[p][c]));
     }
     return pages;
 }
@@ -117,14 +118,18 @@ double encode(double c) {
 std::array<double, 3> expected_rgb(std::size_t i, bool linear) {
     const Square& q = k_squares[i];
     const auto value = [linear](double byte) { return linear ? decode(byte / 255.0) : byte / 255.0; };
-    const double ta = k_texel[3] / 255.0;
+    const std::array<int, 4>& texel_bytes = k_pages[static_cast<std::size_t>(q.page)];
+    const double ta = texel_bytes[3] / 255.0;
     const double la = q.light[3] / 255.0;
     const double a = ta * la;
     std::array<double, 3> out{};
     for (int c = 0; c < 3; ++c) {
-        // The premultiplied texel: a premultiplied page's unpremultiplied, decoded and premultiplied again.
-        const double texel = q.pma_page ? (linear ? decode(k_pma_texel[c] / 255.0 / ta) * ta : k_pma_texel[c] / 255.0)
-                                        : value(k_texel[c]) * ta;
+        // The premultiplied texel: a premultiplied page's unpremultiplied, decoded and premultiplied again in linear
+        // light, its colour past its alpha (a glow's) decoded on its own.
+        const double t = texel_bytes[c] / 255.0, within = std::min(t, ta);
+        const double texel = q.page == 0 ? value(texel_bytes[c]) * ta
+                             : linear    ? decode(within / ta) * ta + decode(t - within)
+                                         : t;
         double premultiplied = texel * value(q.light[c]) * la;
         if (q.dark[0] >= 0) premultiplied = std::max(premultiplied + (ta - texel) * value(q.dark[c]) * la, 0.0);
         const double dst = value(k_ground[c]);

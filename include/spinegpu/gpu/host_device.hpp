@@ -143,7 +143,7 @@ struct HostImage {
 //   That subpass, or instance, has exactly one colour attachment, of `format` and `samples`, and no multiview; any
 //   depth/stencil attachment of it is neither tested nor written by the characters' draw; the characters blend into
 //   the colour attachment with each slot's blend mode over what it holds, which is premultiplied colour (encoded as
-//   the atlas pages' are);
+//   the atlas pages' are; in linear light for an sRGB attachment, whose pixels the device decodes and encodes);
 // - `format` (checked) is a colour format the device blends into (VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT); an
 //   sRGB one is drawn in linear light, as onto an sRGB HostImage; `samples`
 //   (checked) one sample count the device's framebuffers take; with more than one, the draw is multisampled as the
