@@ -142,6 +142,35 @@ Result<void> create_image(VkContext& c, const VkImageCreateInfo& info, VkImage& 
     return vk_error(call, r);
 }
 
+Result<void> create_rgba8_image(VkContext& c, std::uint32_t width, std::uint32_t height, VkImageUsageFlags usage,
+                                VkImage& image, VkDeviceMemory& memory, VkImageView& view) {
+    view = VK_NULL_HANDLE;
+    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    info.imageType = VK_IMAGE_TYPE_2D;
+    info.format = VK_FORMAT_R8G8B8A8_UNORM;
+    info.extent = {width, height, 1};
+    info.mipLevels = 1;
+    info.arrayLayers = 1;
+    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    info.usage = usage;
+    if (Result<void> made = create_image(c, info, image, memory); !made) return made;
+    VkImageViewCreateInfo v{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    v.image = image;
+    v.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    v.format = info.format;
+    v.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    if (VkResult r = vkCreateImageView(c.device, &v, nullptr, &view); r != VK_SUCCESS) {
+        vkDestroyImage(c.device, image, nullptr);
+        vkFreeMemory(c.device, memory, nullptr);
+        image = VK_NULL_HANDLE;
+        memory = VK_NULL_HANDLE;
+        view = VK_NULL_HANDLE;
+        return vk_error("vkCreateImageView", r);
+    }
+    return {};
+}
+
 void image_barrier(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
                    VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                    VkAccessFlags dst_access) {

@@ -40,6 +40,11 @@ Result<bool> fit_buffer(VkContext& context, GpuBuffer& buffer, VkDeviceSize need
 // nothing is left created and both handles are null.
 Result<void> create_image(VkContext& context, const VkImageCreateInfo& info, VkImage& image, VkDeviceMemory& memory);
 
+// Creates a `width` x `height` R8G8B8A8_UNORM 2D image of one level and layer with `usage`, optimal tiling, its memory
+// (as create_image) and a view of it. On failure nothing is left created and all three handles are null.
+Result<void> create_rgba8_image(VkContext& context, std::uint32_t width, std::uint32_t height, VkImageUsageFlags usage,
+                                VkImage& image, VkDeviceMemory& memory, VkImageView& view);
+
 // Records a barrier on colour image `image` (its level 0 and layer 0), from layout `from` to `to`: after `src_stage`'s
 // `src_access`, before `dst_stage`'s `dst_access`.
 void image_barrier(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,

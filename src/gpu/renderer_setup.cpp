@@ -361,22 +361,12 @@ Result<void> Renderer::Impl::fit_onto_copy(FrameSlot& f, const HostImage& host) 
     f.onto_copy = VK_NULL_HANDLE;
     f.onto_copy_memory = VK_NULL_HANDLE;
     f.onto_copy_width = f.onto_copy_height = 0;
-    VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    image.imageType = VK_IMAGE_TYPE_2D;
-    image.format = VK_FORMAT_R8G8B8A8_UNORM;
-    image.extent = {host.width, host.height, 1};
-    image.mipLevels = image.arrayLayers = 1;
-    image.samples = VK_SAMPLE_COUNT_1_BIT;
-    image.tiling = VK_IMAGE_TILING_OPTIMAL;
-    image.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    if (Result<void> made = create_image(*context, image, f.onto_copy, f.onto_copy_memory); !made) return made;
-    VkImageViewCreateInfo v{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    v.image = f.onto_copy;
-    v.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    v.format = image.format;
-    v.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    if (VkResult r = vkCreateImageView(d, &v, nullptr, &f.onto_copy_view); r != VK_SUCCESS)
-        return vk_error("vkCreateImageView", r);
+    const VkImageUsageFlags usage =
+        VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    if (Result<void> made = create_rgba8_image(*context, host.width, host.height, usage, f.onto_copy,
+                                               f.onto_copy_memory, f.onto_copy_view);
+        !made)
+        return made;
     f.onto_copy_width = host.width;
     f.onto_copy_height = host.height;
     return {};
@@ -428,26 +418,11 @@ Result<void> Renderer::Impl::fit_target(std::uint32_t w, std::uint32_t h) {
         destroy_buffer(c, readback_made);
         return error;
     };
-    VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    image.imageType = VK_IMAGE_TYPE_2D;
-    image.format = VK_FORMAT_R8G8B8A8_UNORM;
-    image.extent = {w, h, 1};
-    image.mipLevels = 1;
-    image.arrayLayers = 1;
-    image.samples = VK_SAMPLE_COUNT_1_BIT;
-    image.tiling = VK_IMAGE_TILING_OPTIMAL;
-    image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-                  VK_IMAGE_USAGE_SAMPLED_BIT;  // (sampled: by the application, FrameImage)
-    if (Result<void> made = create_image(c, image, image_made, memory_made); !made) return made;
-    VkImageViewCreateInfo v{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    v.image = image_made;
-    v.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    v.format = VK_FORMAT_R8G8B8A8_UNORM;
-    v.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    if (VkResult r = vkCreateImageView(d, &v, nullptr, &view_made); r != VK_SUCCESS) {
-        view_made = VK_NULL_HANDLE;
-        return undo(vk_error("vkCreateImageView", r));
-    }
+    const VkImageUsageFlags usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                    VK_IMAGE_USAGE_STORAGE_BIT |
+                                    VK_IMAGE_USAGE_SAMPLED_BIT;  // (sampled: by the application, FrameImage)
+    if (Result<void> made = create_rgba8_image(c, w, h, usage, image_made, memory_made, view_made); !made)
+        return made;
     VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
     fb.renderPass = render_pass;
     fb.attachmentCount = 1;

@@ -119,13 +119,19 @@ void AppImage::record_fill(VkCommandBuffer cb, std::span<const std::uint8_t> pre
 }
 
 std::vector<std::uint8_t> AppImage::straight_pixels(VkImageLayout layout) {
+    std::vector<std::uint8_t> pixels = stored_pixels(layout);
+    unpremultiply_rgba8(pixels);
+    return pixels;
+}
+
+std::vector<std::uint8_t> AppImage::stored_pixels(VkImageLayout layout) {
     EXPECT_EQ(vkWaitForFences(device(), 1, &copied_, VK_TRUE, ~std::uint64_t{0}), VK_SUCCESS);
     vkResetFences(device(), 1, &copied_);
     VkCommandBuffer cb = begin(1);
     record_copy_out(cb, layout);
     submit(cb, copied_);
     EXPECT_EQ(vkWaitForFences(device(), 1, &copied_, VK_TRUE, ~std::uint64_t{0}), VK_SUCCESS);
-    return copied_out();
+    return copied_out_stored();
 }
 
 void AppImage::record_copy_out(VkCommandBuffer cb, VkImageLayout layout) {
@@ -147,13 +153,18 @@ void AppImage::record_copy_out(VkCommandBuffer cb, VkImageLayout layout) {
 }
 
 std::vector<std::uint8_t> AppImage::copied_out() const {
+    std::vector<std::uint8_t> out = copied_out_stored();
+    unpremultiply_rgba8(out);
+    return out;
+}
+
+std::vector<std::uint8_t> AppImage::copied_out_stored() const {
     void* mapped = nullptr;
     vkMapMemory(device(), download_memory_, 0, VK_WHOLE_SIZE, 0, &mapped);
     std::vector<std::uint8_t> out(bytes());
     std::memcpy(out.data(), mapped, out.size());
     vkUnmapMemory(device(), download_memory_);
     if (is_bgra(format_)) swap_red_and_blue(out);
-    unpremultiply_rgba8(out);
     return out;
 }
 

@@ -52,6 +52,8 @@ public:
     // TRANSFER_SRC_OPTIMAL, and returns the copy once done, as straight-alpha RGBA8 (unpremultiply_rgba8, as
     // read_back).
     std::vector<std::uint8_t> straight_pixels(VkImageLayout layout);
+    // As straight_pixels, but the pixels as the image stores them (premultiplied), only reordered to RGBA.
+    std::vector<std::uint8_t> stored_pixels(VkImageLayout layout);
 
     // Writes `premultiplied` to the upload buffer (nothing of the image's own submissions may be pending), and records
     // into `cb` its copy into the image, left in `layout`, after every earlier command in `cb`.
@@ -61,6 +63,8 @@ public:
     void record_copy_out(VkCommandBuffer cb, VkImageLayout layout);
     // The host-visible buffer's copy, as straight-alpha RGBA8, once the submission that recorded it has completed.
     std::vector<std::uint8_t> copied_out() const;
+    // As copied_out, but premultiplied, as the image stores them.
+    std::vector<std::uint8_t> copied_out_stored() const;
 
 private:
     VkDevice device() const { return host_.device; }

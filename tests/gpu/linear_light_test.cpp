@@ -14,8 +14,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app_render_pass.hpp"
@@ -59,6 +61,8 @@ constexpr std::array<std::array<int, 4>, 3> k_pages{{{200, 100, 50, 128}, {100, 
 constexpr std::array<const char*, 3> k_regions{"straight", "premultiplied", "glow"};
 // The background the squares are drawn over, opaque, as the image holds it (sRGB-encoded bytes in an sRGB image).
 constexpr std::array<std::uint8_t, 4> k_ground{51, 102, 153, 255};
+// A translucent background, premultiplied as the image holds it (alpha about one half).
+constexpr std::array<std::uint8_t, 4> k_translucent_ground{26, 51, 77, 128};
 
 const char* const k_atlas =
     "straight.png\nsize: 4, 4\nstraight\n  bounds: 0, 0, 4, 4\n\n"
@@ -112,17 +116,20 @@ double encode(double c) {
     return c <= 0.0031308 ? c * 12.92 : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055;
 }
 
-// What square `i` leaves in a pixel of the background, as RGB bytes: in linear light when `linear` (decoded colours
-// and background, the result encoded), else in encoded values. The official premultiplied blends: normal ONE/1-sa,
-// additive ONE/ONE, multiply DST/1-sa, screen ONE/1-sc; two-color tint (t * light + (1 - t) * dark) * t.a * light.a.
-std::array<double, 3> expected_rgb(std::size_t i, bool linear) {
+// What square `i` leaves in a pixel of `ground` (premultiplied RGBA bytes, as the image stores them), as stored RGBA
+// bytes: in linear light when `linear` (decoded colours and background colour, the result encoded; alpha as it is),
+// else in encoded values. The official premultiplied blends: normal ONE/1-sa, additive ONE/ONE, multiply DST/1-sa,
+// screen ONE/1-sc (alpha: additive ONE/ONE, the others ONE/1-sa); two-color tint (t * light + (1 - t) * dark) * t.a *
+// light.a.
+std::array<double, 4> expected_pixel(std::size_t i, bool linear, const std::array<std::uint8_t, 4>& ground) {
     const Square& q = k_squares[i];
     const auto value = [linear](double byte) { return linear ? decode(byte / 255.0) : byte / 255.0; };
     const std::array<int, 4>& texel_bytes = k_pages[static_cast<std::size_t>(q.page)];
     const double ta = texel_bytes[3] / 255.0;
     const double la = q.light[3] / 255.0;
     const double a = ta * la;
-    std::array<double, 3> out{};
+    const std::string blend = q.blend;
+    std::array<double, 4> out{};
     for (int c = 0; c < 3; ++c) {
         // The premultiplied texel: a premultiplied page's unpremultiplied, decoded and premultiplied again in linear
         // light, its colour past its alpha (a glow's) decoded on its own.
@@ -132,36 +139,38 @@ std::array<double, 3> expected_rgb(std::size_t i, bool linear) {
                                          : t;
         double premultiplied = texel * value(q.light[c]) * la;
         if (q.dark[0] >= 0) premultiplied = std::max(premultiplied + (ta - texel) * value(q.dark[c]) * la, 0.0);
-        const double dst = value(k_ground[c]);
-        const std::string blend = q.blend;
+        const double dst = value(ground[static_cast<std::size_t>(c)]);
         const double result = blend == "additive"   ? premultiplied + dst
                               : blend == "multiply" ? dst * (premultiplied + 1 - a)
                               : blend == "screen"   ? premultiplied + dst * (1 - premultiplied)
                                                     : premultiplied + dst * (1 - a);
-        out[c] = 255.0 * (linear ? encode(result) : std::clamp(result, 0.0, 1.0));
+        out[static_cast<std::size_t>(c)] = 255.0 * (linear ? encode(result) : std::clamp(result, 0.0, 1.0));
     }
+    const double ground_alpha = ground[3] / 255.0;
+    out[3] = 255.0 * std::min(a + ground_alpha * (blend == "additive" ? 1.0 : 1.0 - a), 1.0);
     return out;
 }
 
 // Expects every pixel of each square's inner 10 x 10 (the camera puts the origin at the frame's centre, one pixel a
-// unit) in `pixels` (RGBA bytes, k_width x k_height) within one step of expected_rgb(`linear`), and opaque; `where`
-// names the case.
-void expect_squares(const std::vector<std::uint8_t>& pixels, bool linear, const std::string& where) {
+// unit) in `pixels` (RGBA bytes as stored, k_width x k_height) within one step of expected_pixel(`linear`, `ground`)
+// in every channel; `where` names the case.
+void expect_squares(const std::vector<std::uint8_t>& pixels, bool linear, const std::string& where,
+                    const std::array<std::uint8_t, 4>& ground = k_ground) {
     ASSERT_EQ(pixels.size(), std::size_t{k_width} * k_height * 4) << where;
     for (std::size_t i = 0; i < k_squares.size(); ++i) {
-        const std::array<double, 3> want = expected_rgb(i, linear);
+        const std::array<double, 4> want = expected_pixel(i, linear, ground);
         const int cx = static_cast<int>(k_width / 2 + centre_x(i)), cy = static_cast<int>(k_height / 2 - centre_y(i));
         int off = 0;
         std::string first;
         for (int y = cy - 5; y < cy + 5; ++y)
             for (int x = cx - 5; x < cx + 5; ++x) {
                 const std::uint8_t* p = &pixels[(std::size_t(y) * k_width + x) * 4];
-                bool bad = p[3] != 255;
-                for (int c = 0; c < 3; ++c) bad = bad || std::abs(p[c] - want[c]) > 1.0;
+                bool bad = false;
+                for (std::size_t c = 0; c < 4; ++c) bad = bad || std::abs(p[c] - want[c]) > 1.0;
                 if (bad && off++ == 0) {
                     char text[160];
-                    std::snprintf(text, sizeof text, "(%d, %d, %d, %d) at (%d, %d), expected (%.2f, %.2f, %.2f)", p[0],
-                                  p[1], p[2], p[3], x, y, want[0], want[1], want[2]);
+                    std::snprintf(text, sizeof text, "(%d, %d, %d, %d) at (%d, %d), expected (%.2f, %.2f, %.2f, %.2f)",
+                                  p[0], p[1], p[2], p[3], x, y, want[0], want[1], want[2], want[3]);
                     first = text;
                 }
             }
@@ -178,12 +187,21 @@ struct LitScene {
     Camera2D camera{1.0f, k_width / 2.0f, k_height / 2.0f};
 };
 
-// Loads the squares into `lent`; false after recording a failure.
-bool load_squares(Renderer& lent, LitScene& scene) {
-    scene.skeleton = load_text_skeleton(squares_skeleton(), "squares.json", k_atlas, "squares.atlas");
+// A scene's skeleton, atlas and pages.
+struct SceneSource {
+    std::string skeleton;
+    std::string atlas;
+    std::vector<Image> pages;
+};
+
+SceneSource squares_source() { return {squares_skeleton(), k_atlas, square_pages()}; }
+
+// Loads `source` into `lent`; false after recording a failure.
+bool load_scene(Renderer& lent, const SceneSource& source, LitScene& scene) {
+    scene.skeleton = load_text_skeleton(source.skeleton, "scene.json", source.atlas, "scene.atlas");
     if (!scene.skeleton) return false;
     Result<std::uint32_t> type = lent.add_skeleton_type(scene.skeleton->data, scene.skeleton->atlas,
-                                                        scene.skeleton->binding, square_pages(), "squares");
+                                                        scene.skeleton->binding, source.pages, "scene");
     EXPECT_TRUE(type.ok()) << type.error().message();
     if (!type) return false;
     scene.type = *type;
@@ -191,26 +209,28 @@ bool load_squares(Renderer& lent, LitScene& scene) {
     return true;
 }
 
-// `k_width` x `k_height` pixels of k_ground.
-std::vector<std::uint8_t> ground() {
+// `k_width` x `k_height` pixels of `colour` (RGBA bytes).
+std::vector<std::uint8_t> ground(const std::array<std::uint8_t, 4>& colour = k_ground) {
     std::vector<std::uint8_t> pixels;
-    for (std::uint32_t i = 0; i < k_width * k_height; ++i)
-        pixels.insert(pixels.end(), k_ground.begin(), k_ground.end());
+    for (std::uint32_t i = 0; i < k_width * k_height; ++i) pixels.insert(pixels.end(), colour.begin(), colour.end());
     return pixels;
 }
 
-// Runs `body` with the application's device (make_host), a renderer lent it and the scene loaded, then expects the
-// validation layer to have reported nothing on it.
+// Runs `body` with the application's device (make_host), a renderer lent it and `source` loaded (the squares unless
+// told), then expects the validation layer to have reported nothing on it. A `storage_range` is the renderer's
+// SPINEGPU_DIAGNOSE_STORAGE_RANGE.
 template <typename Body>
-void with_lent_scene(Body body) {
+void with_lent_scene(Body body, const SceneSource& source = squares_source(), const char* storage_range = nullptr) {
     SPINEGPU_REQUIRE_RENDERER(own);
     std::unique_ptr<HostVulkan> host = make_host(own->device_name(), all_features());
     ASSERT_TRUE(host);
     {
+        if (storage_range != nullptr) setenv("SPINEGPU_DIAGNOSE_STORAGE_RANGE", storage_range, 1);
         std::unique_ptr<Renderer> lent = renderer_on(*host);
+        unsetenv("SPINEGPU_DIAGNOSE_STORAGE_RANGE");
         ASSERT_TRUE(lent);
         LitScene scene;
-        ASSERT_TRUE(load_squares(*lent, scene));
+        ASSERT_TRUE(load_scene(*lent, source, scene));
         body(*host, *lent, scene);
         if (::testing::Test::HasFatalFailure()) return;
     }
@@ -229,7 +249,8 @@ TEST(LinearLight, every_path_blends_in_linear_light_onto_srgb_images_and_in_enco
     with_lent_scene([](HostVulkan& host, Renderer& lent, LitScene& scene) {
         // The formulas tell the two pipelines apart in every square (else a square would prove nothing).
         for (std::size_t i = 0; i < k_squares.size(); ++i) {
-            const std::array<double, 3> linear = expected_rgb(i, true), encoded = expected_rgb(i, false);
+            const std::array<double, 4> linear = expected_pixel(i, true, k_ground),
+                                        encoded = expected_pixel(i, false, k_ground);
             double most = 0;
             for (int c = 0; c < 3; ++c) most = std::max(most, std::abs(linear[c] - encoded[c]));
             EXPECT_GT(most, 4.0) << k_squares[i].name;
@@ -324,6 +345,116 @@ TEST(LinearLight, the_tile_path_draws_srgb_images_of_two_sizes_in_turn) {
             expect_squares(pixels, true, where);
         }
     });
+}
+
+TEST(LinearLight, every_path_decodes_a_translucent_srgb_images_stored_colour_and_blends_its_alpha_as_it_is) {
+    with_lent_scene([](HostVulkan& host, Renderer& lent, LitScene& scene) {
+        std::uint64_t generation = 0;
+        for (const VkFormat format : {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB})
+            for (const RenderPath path : {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex,
+                                          RenderPath::gpu_tiles}) {
+                const std::string where = "format " + std::to_string(format) + ", " + path_words(path) + " path";
+                AppImage image(host.lent, k_width, k_height, ++generation, RenderPath::gpu, format);
+                image.fill(ground(k_translucent_ground), VK_IMAGE_LAYOUT_GENERAL);
+                Result<FrameStats> drawn =
+                    lent.draw_onto(image.target(VK_IMAGE_LAYOUT_GENERAL), {&scene.character, 1}, scene.camera, path);
+                ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
+                expect_squares(image.stored_pixels(VK_IMAGE_LAYOUT_GENERAL), true, where, k_translucent_ground);
+            }
+    });
+}
+
+// The two colours of the gradient page (opaque): its two left texel columns hold the first, its two right ones the
+// second.
+constexpr std::array<std::uint8_t, 3> k_left{0, 64, 255}, k_right{255, 200, 0};
+
+// One slot showing a 4 x 4 page of k_left and k_right (straight, linear filtering) over a square 63 units wide and
+// 16 high, centred half a unit right of the origin: the pixel column k_width / 2 samples it at u = 0.5, halfway
+// between the columns' centres; columns up to k_width / 2 - 8 sample k_left alone, from k_width / 2 + 8 k_right alone.
+SceneSource gradient_source() {
+    SceneSource source;
+    source.skeleton = R"({"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root"}], )"
+                      R"("slots": [{"name": "gradient", "bone": "root", "attachment": "gradient"}], )"
+                      R"("skins": [{"name": "default", "attachments": {"gradient": )"
+                      R"({"gradient": {"x": 0.5, "width": 63, "height": 16}}}}]})";
+    source.atlas = "gradient.png\nsize: 4, 4\nfilter: Linear, Linear\ngradient\n  bounds: 0, 0, 4, 4\n";
+    Image page;
+    page.width = page.height = 4;
+    for (int k = 0; k < 16; ++k) {
+        const std::array<std::uint8_t, 3>& colour = k % 4 < 2 ? k_left : k_right;
+        page.rgba.insert(page.rgba.end(), colour.begin(), colour.end());
+        page.rgba.push_back(255);
+    }
+    source.pages.push_back(std::move(page));
+    return source;
+}
+
+TEST(LinearLight, a_straight_page_is_decoded_before_it_is_filtered_onto_srgb_images) {
+    // Halfway between the two colours: their mean in linear light, encoded (sRGB images), or the mean of their
+    // encoded values (UNORM images); the two differ by far more than a step.
+    std::array<double, 3> linear{}, encoded{};
+    for (std::size_t c = 0; c < 3; ++c) {
+        linear[c] = 255.0 * encode((decode(k_left[c] / 255.0) + decode(k_right[c] / 255.0)) / 2.0);
+        encoded[c] = (k_left[c] + k_right[c]) / 2.0;
+    }
+    ASSERT_GT(std::abs(linear[0] - encoded[0]), 4.0);
+    with_lent_scene(
+        [&](HostVulkan& host, Renderer& lent, LitScene& scene) {
+            std::uint64_t generation = 0;
+            for (const VkFormat format : {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_R8G8B8A8_UNORM})
+                for (const RenderPath path : {RenderPath::gpu, RenderPath::cpu, RenderPath::gpu_vertex,
+                                              RenderPath::gpu_tiles}) {
+                    const bool srgb = format == VK_FORMAT_R8G8B8A8_SRGB;
+                    const std::string where = "format " + std::to_string(format) + ", " + path_words(path) + " path";
+                    AppImage image(host.lent, k_width, k_height, ++generation, srgb ? RenderPath::gpu : path, format);
+                    image.fill(ground(), VK_IMAGE_LAYOUT_GENERAL);
+                    Result<FrameStats> drawn = lent.draw_onto(image.target(VK_IMAGE_LAYOUT_GENERAL),
+                                                              {&scene.character, 1}, scene.camera, path);
+                    ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
+                    const std::vector<std::uint8_t> pixels = image.straight_pixels(VK_IMAGE_LAYOUT_GENERAL);
+                    const std::array<double, 3> middle = srgb ? linear : encoded;
+                    const std::array<double, 3> left{double(k_left[0]), double(k_left[1]), double(k_left[2])};
+                    const std::array<double, 3> right{double(k_right[0]), double(k_right[1]), double(k_right[2])};
+                    for (std::uint32_t y = k_height / 2 - 6; y < k_height / 2 + 6; ++y)
+                        for (const auto& [x, want] : {std::pair{k_width / 2 - 20, left}, std::pair{k_width / 2, middle},
+                                                      std::pair{k_width / 2 + 20, right}}) {
+                            const std::uint8_t* p = &pixels[(std::size_t{y} * k_width + x) * 4];
+                            for (std::size_t c = 0; c < 3; ++c)
+                                EXPECT_LE(std::abs(p[c] - want[c]), 1.0)
+                                    << where << ": channel " << c << " at (" << x << ", " << y << ") is "
+                                    << int{p[c]} << ", expected " << want[c];
+                        }
+                }
+        },
+        gradient_source());
+}
+
+TEST(LinearLight, a_frame_refused_after_the_tile_path_remade_its_copy_of_an_srgb_image_leaves_the_next_frame_whole) {
+    // Storage buffers of 4 KiB (SPINEGPU_DIAGNOSE_STORAGE_RANGE) refuse a frame of 1000 characters after its slot's
+    // copy of the image was remade for the image's size and before the copy is bound. The next frame, onto the image
+    // every slot was bound to before, must bind its own new copy.
+    with_lent_scene(
+        [](HostVulkan& host, Renderer& lent, LitScene& scene) {
+            const std::uint32_t large = k_width + 48;
+            AppImage small_image(host.lent, k_width, k_height, 1, RenderPath::gpu, VK_FORMAT_R8G8B8A8_SRGB);
+            AppImage large_image(host.lent, large, large, 2, RenderPath::gpu, VK_FORMAT_R8G8B8A8_SRGB);
+            const auto draw_small = [&](const std::string& where) {
+                small_image.fill(ground(), VK_IMAGE_LAYOUT_GENERAL);
+                Result<FrameStats> drawn = lent.draw_onto(small_image.target(VK_IMAGE_LAYOUT_GENERAL),
+                                                          {&scene.character, 1}, scene.camera, RenderPath::gpu_tiles);
+                ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
+                expect_squares(small_image.straight_pixels(VK_IMAGE_LAYOUT_GENERAL), true, where);
+            };
+            for (int frame = 0; frame < 4; ++frame) draw_small("frame " + std::to_string(frame));
+            const std::vector<CharacterDraw> crowd(1000, scene.character);
+            Result<FrameStats> refused = lent.draw_onto(large_image.target(VK_IMAGE_LAYOUT_GENERAL), crowd,
+                                                        scene.camera, RenderPath::gpu_tiles);
+            ASSERT_FALSE(refused.ok());
+            EXPECT_NE(refused.error().message().find("too many characters"), std::string::npos)
+                << refused.error().message();
+            draw_small("the frame after the refused one");
+        },
+        squares_source(), "4096");
 }
 
 }  // namespace
