@@ -5,7 +5,7 @@
 # loader packages with vulkan-validationlayers (.gl: Debian's .deb files, `apt-get download`) and the Spine examples
 # the checks read (.examples); bench/device_prepare.sh makes all three. Results go to $OUT.
 #   bash bench/device_run.sh [bench|checks|targets|sizes|diagnose|tiles|ab|frame|rounds|memory|host|closeups|gtests|
-#                             offscreen|lend|all]
+#                             offscreen|lend|onto|all]
 #   (QUICK=1: the diagnosis at 64 px only)
 # targets: the renderer issue's targets for 8,000 spineboy-pro characters (GPU ms, CPU frame, the CPU path's frame
 #     against the tile path's), three runs.
@@ -27,6 +27,8 @@
 #     driver, onto its image (lend-*-app.png), in its own render pass (lend-*-pass.png) and there from a secondary
 #     command buffer (lend-*-secondary.png), with `spinegpu render` of the same frames beside it (lend-*-render.png;
 #     to compare here: tests/cli/png_rgba.py decodes them); the in-pass ones come back only when they differ.
+# onto: 8,000 spineboys into the renderer's own target, onto an application's RGBA8 UNORM image and onto an sRGB one
+#     (bench --onto), in turn, rounds rotated.
 # gtests: the GPU test suite (spinegpu_gpu_tests, built by device_prepare.sh with TESTS=1) on the hardware driver.
 # closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
 #     clipping leaves pixel centres on a shared edge uncovered.
@@ -270,6 +272,22 @@ if [ "$what" = ab ]; then
       done
     done
   fi
+fi
+
+if [ "$what" = onto ]; then
+  # The cost of drawing onto an application's image, sRGB ones in linear light: 8,000 spineboys at 64 px into the
+  # renderer's own target, onto an RGBA8 UNORM image and onto an RGBA8 sRGB one (--onto), on the paths AB_PATHS
+  # (default gpu-tiles,gpu), the three in turn, their order rotated each round, ONTO_ROUNDS rounds (default 3).
+  targets="own unorm srgb"
+  for round in $(seq 1 "${ONTO_ROUNDS:-3}"); do
+    for t in $targets; do
+      flag=(); [ "$t" = own ] || flag=(--onto "$t")
+      "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+        --characters 8000 --frames 60 --threads 16 --paths "${AB_PATHS:-gpu-tiles,gpu}" "${flag[@]}" --json \
+        | tee -a "$out/onto.jsonl"
+    done
+    targets=$(echo $targets | awk '{for (i = 2; i <= NF; i++) printf "%s ", $i; print $1}')
+  done
 fi
 
 if [ "$what" = sizes ]; then

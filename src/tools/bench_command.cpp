@@ -170,6 +170,8 @@ void print_json_row(const BenchRow& row) {
     w.key("offscreen").value(row.offscreen);
     w.key("skip_offscreen").value(row.skip_offscreen);
     w.key("walk_pixels").value(static_cast<double>(row.walk_pixels));
+    w.key("onto");
+    if (!row.onto.empty()) w.value(row.onto); else w.null();
     number("culled", row.culled ? std::optional<double>(*row.culled) : std::nullopt);
     number("passed_over", row.passed_over ? std::optional<double>(*row.passed_over) : std::nullopt);
     number("steal_percent", row.steal_percent);
@@ -207,9 +209,11 @@ void print_table(const std::vector<BenchRow>& rows) {
     const char* device = nullptr;
     bool update_in_pack = false, missing = false;
     const BenchRow* offscreen = nullptr;
+    const BenchRow* onto = nullptr;
     for (const BenchRow& row : rows) {
         if (!row.frame_ms) continue;
         update_in_pack = update_in_pack || row.update_in_pack;
+        if (!row.onto.empty()) onto = &row;
         if (row.offscreen != 0) offscreen = &row;
         if (device == nullptr) {
             std::printf("\n%-24s %10s %-10s %8s %9s %8s %9s %9s %9s %18s %9s\n", "skeleton", "characters", "path",
@@ -233,6 +237,9 @@ void print_table(const std::vector<BenchRow>& rows) {
     if (std::any_of(rows.begin(), rows.end(), [](const BenchRow& row) { return row.cpu_frame_ratio.has_value(); }))
         std::printf("(cpu/this: the cpu path's frame ms over the row's, same characters)\n");
     if (update_in_pack) std::printf("(--update-in-pack: pack ms includes the runtime update)\n");
+    if (onto != nullptr)
+        std::printf("(--onto %s: drawn onto an RGBA8 %s image of the bench's own device, as an application's)\n",
+                    onto->onto.c_str(), onto->onto == "srgb" ? "sRGB" : "UNORM");
     if (offscreen != nullptr)
         std::printf("(--offscreen %u: that many more characters outside the view; the last frame culled %u and the "
                     "update passed over %u)\n",
@@ -330,6 +337,10 @@ int run_bench(int argc, char** argv) {
         if (!n) return usage("--walk needs an integer from 0 to 100000 (pixels a second), got \"" + *text + "\"");
         setup.walk_pixels = static_cast<float>(*n);
     }
+    if (std::optional<std::string> text = args->get("--onto")) {
+        if (*text != "unorm" && *text != "srgb") return usage("--onto is unorm or srgb, got \"" + *text + "\"");
+        setup.onto = *text;
+    }
 
     // The paths asked for, in the table's order; each must be known and built.
     std::vector<const PathEntry*> paths;
@@ -348,7 +359,7 @@ int run_bench(int argc, char** argv) {
     // grammar allows them) rather than ignore them silently.
     if (paths.size() == 1 && paths[0] == &k_paths[0])
         for (const char* flag : {"--width", "--device", "--character-pixels", "--update-in-pack", "--offscreen",
-                                 "--skip-offscreen", "--walk"})
+                                 "--skip-offscreen", "--walk", "--onto"})
             if (args->has(flag))
                 std::fprintf(stderr, "spinegpu bench: warning: %s is ignored: it is for the renderer's paths (gpu, "
                                      "cpu, gpu-vertex, gpu-tiles), and --paths update times the runtime alone\n", flag);

@@ -13,6 +13,7 @@
 #include <memory>
 #include <random>
 
+#include "bench_host.hpp"
 #include "bench_rows.hpp"
 #include "host_load.hpp"
 #include "spinegpu/gpu/offscreen_filter.hpp"
@@ -32,6 +33,28 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
                   std::string& error) {
     gpu::RendererDesc desc;
     desc.device = setup.device;
+    // --onto: the renderer is lent a device of the bench's own, on the GPU it would choose itself, and draws onto an
+    // image there (made first: it outlives the renderer).
+    const Color background{0.1f, 0.1f, 0.12f, 1};
+    std::unique_ptr<BenchHost> host;
+    if (!setup.onto.empty()) {
+        Result<std::unique_ptr<gpu::Renderer>> probe = gpu::Renderer::create(desc);
+        if (!probe) {
+            error = probe.error().message();
+            return false;
+        }
+        const VkFormat format = setup.onto == "srgb" ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM;
+        Result<std::unique_ptr<BenchHost>> made_host =
+            BenchHost::create((*probe)->device_name(), format, setup.width, setup.height,
+                              VkClearColorValue{{background.r, background.g, background.b, background.a}});
+        if (!made_host) {
+            error = made_host.error().message();
+            return false;
+        }
+        host = std::move(*made_host);
+        desc = gpu::RendererDesc{};
+        desc.host = &host->device();
+    }
     Result<std::unique_ptr<gpu::Renderer>> made = gpu::Renderer::create(desc);
     if (!made) {
         error = made.error().message();
@@ -131,6 +154,11 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
             pose.x = places[i].band + x;
         }
     };
+    // One frame into the renderer's target, or onto the image of --onto.
+    const auto draw_frame = [&] {
+        return host ? renderer.draw_onto(host->image(), draws, camera, path, poses)
+                    : renderer.draw(draws, camera, setup.width, setup.height, background, path, poses);
+    };
     std::vector<double> update_ms, pack_ms, record_ms, gpu_ms, skin_ms, frame_ms;
     double bytes_per_character = 0, vertices = 0, triangles = 0, pixels = 0;
     std::uint32_t culled = 0, passed_over = 0;
@@ -145,8 +173,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
         refresh_order();
         const double update =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        Result<gpu::FrameStats> stats = renderer.draw(draws, camera, setup.width, setup.height,
-                                                      Color{0.1f, 0.1f, 0.12f, 1}, path, poses);
+        Result<gpu::FrameStats> stats = draw_frame();
         if (setup.update_in_pack) deliver_events(crowd, ignore);  // (the batch updater delivers them itself)
         if (!stats) {
             error = stats.error().message();
@@ -167,8 +194,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
         walk();
         if (!setup.update_in_pack) updater.update(crowd, step, ignore);
         refresh_order();
-        Result<gpu::FrameStats> drawn = renderer.draw(draws, camera, setup.width, setup.height,
-                                                      Color{0.1f, 0.1f, 0.12f, 1}, path, poses);
+        Result<gpu::FrameStats> drawn = draw_frame();
         if (setup.update_in_pack) deliver_events(crowd, ignore);
         Result<gpu::FrameStats> stats = drawn ? renderer.finish() : drawn;
         if (!stats) {
@@ -204,6 +230,7 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
     row.offscreen = setup.offscreen;
     row.skip_offscreen = setup.skip_offscreen;
     row.walk_pixels = setup.walk_pixels;
+    row.onto = setup.onto;
     row.culled = culled;
     row.passed_over = passed_over;
     row.pack_ms = summarise(pack_ms).median;

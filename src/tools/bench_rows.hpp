@@ -38,6 +38,9 @@ struct BenchSetup {
     std::uint32_t offscreen = 0;  // render paths: characters placed outside the view, besides the N in it
     bool skip_offscreen = false;  // render paths: the update passes over the characters outside the view
     float walk_pixels = 0;        // render paths: how fast characters walk the way they face, pixels a second
+    // Render paths, --onto: "unorm" or "srgb", drawn onto an RGBA8 image of that form on a device of the bench's own
+    // (bench_host.hpp), or "" (into the renderer's own target).
+    std::string onto;
 };
 
 // Frame times in milliseconds, summarised.
@@ -68,6 +71,7 @@ struct BenchRow {
     std::uint32_t offscreen = 0;    // characters outside the view besides `characters` (updated, culled)
     bool skip_offscreen = false;    // the update passed over the characters outside the view (gpu::OffscreenFilter)
     float walk_pixels = 0;          // characters walked the way they face, this many pixels a second
+    std::string onto;               // BenchSetup::onto: the application's image the frames were drawn onto, or ""
     std::optional<std::uint32_t> culled;       // characters culled in the last frame measured
     std::optional<std::uint32_t> passed_over;  // characters the update passed over in that frame
     // The host's steal time over the timed frames, in percent of all CPU time (host_load.hpp); empty off Linux.

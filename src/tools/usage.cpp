@@ -41,7 +41,8 @@ const char* const k_bench_usage =
     "usage: spinegpu bench --skeleton S --atlas A --characters N[,N...] [--frames F] [--threads T]\n"
     "                      [--paths update,gpu,cpu,gpu-vertex,gpu-tiles] [--backend pool|tbb]\n"
     "                      [--width W --height H] [--device NAME] [--character-pixels P] [--skin NAME]\n"
-    "                      [--update-in-pack] [--offscreen M] [--skip-offscreen] [--walk P] [--json]\n"
+    "                      [--update-in-pack] [--offscreen M] [--skip-offscreen] [--walk P] [--onto unorm|srgb]\n"
+    "                      [--json]\n"
     "  Times crowds of N characters on random looping animations: the runtime update alone (path update) and\n"
     "  whole frames through the renderer (the other paths), medians over F frames (README, \"Benchmarks\").\n"
     "  --frames F (120)   --threads T (all cores)   --paths (update)   --backend (pool)   --skin (default skin)\n"
@@ -49,6 +50,8 @@ const char* const k_bench_usage =
     "  --device NAME     as for render                        --update-in-pack  update inside the packing pass\n"
     "  --offscreen M     M more characters outside the view (0)  --skip-offscreen  do not pose those outside it\n"
     "  --walk P          characters walk the way they face, P pixels a second (0: they stand)\n"
+    "  --onto unorm|srgb draw onto an RGBA8 image of that form on a device the bench makes as an application would\n"
+    "                    (sRGB: in linear light) instead of into the renderer's own target\n"
     "  --json            one JSON object per row instead of the tables\n";
 
 const char* const k_demo_usage =
@@ -105,7 +108,7 @@ const OptionNames* command_options(std::string_view command) {
                                     {"--fit", "--validation"}};
     static const OptionNames bench{{"--skeleton", "--atlas", "--characters", "--frames", "--threads", "--paths",
                                     "--backend", "--width", "--height", "--device", "--character-pixels", "--skin",
-                                    "--offscreen", "--walk"},
+                                    "--offscreen", "--walk", "--onto"},
                                    {"--json", "--update-in-pack", "--skip-offscreen"}};
     static const OptionNames demo{{"--export", "--out", "--characters", "--frames", "--device"}, {"--validation"}};
     static const OptionNames view{{"--scene", "--characters", "--path", "--width", "--height", "--frames", "--device"},

@@ -3,8 +3,9 @@
 # with pack, record, GPU and frame times, bytes per character and the device; with --update-in-pack the update runs
 # inside packing, so update_ms is null and the row says so; every row has the host's steal share and the cpu path's
 # frame over its own; --offscreen adds culled characters, which --skip-offscreen does not pose (walking too, with
-# --walk); --skin puts every character in a skin (mix-and-match draws nothing without one). Checks behaviour only,
-# never timings.
+# --walk); --skin puts every character in a skin (mix-and-match draws nothing without one); --onto unorm|srgb draws
+# the same triangles onto an image of a device the bench lends the renderer, and says so. Checks behaviour only, never
+# timings.
 # usage: bench_render_runs.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2}
@@ -26,6 +27,7 @@ check_rows() {  # in_pack rows...
         if (typeof row[k] !== "number" || !(row[k] > 0)) throw new Error(row.path + ": " + k + " is not a number > 0");
       if (typeof row.device !== "string" || row.device.length === 0) throw new Error(row.path + ": no device");
       if (row.update_in_pack !== inPack) throw new Error(row.path + ": update_in_pack " + row.update_in_pack);
+      if (row.onto !== null) throw new Error(row.path + ": onto " + row.onto + " without --onto");
       if (inPack ? row.update_ms !== null : !(row.update_ms > 0))
         throw new Error(row.path + ": update_ms " + row.update_ms + (inPack ? ", expected null" : ""));
       const cpu = rows.find((r) => r.path === "cpu");
@@ -82,6 +84,30 @@ err=$("$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 10 --off
 [ $? -eq 2 ] && [[ $err == *'--offscreen needs an integer'* ]] || { echo "FAIL: --offscreen -1: $err"; exit 1; }
 err=$("$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 10 --walk 1.5 --paths gpu 2>&1 >/dev/null)
 [ $? -eq 2 ] && [[ $err == *'--walk needs an integer'* ]] || { echo "FAIL: --walk 1.5: $err"; exit 1; }
+# --onto: the same triangles as into the renderer's own target, on every path, timed on the GPU, the row naming the
+# image's form.
+onto_rows() {  # flags...
+  "$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 20 --frames 2 --threads 2 --width 320 \
+    --height 180 --paths gpu,gpu-tiles,cpu,gpu-vertex --json "$@"
+}
+own=$(onto_rows) || { echo "FAIL: bench without --onto: $own"; exit 1; }
+for onto in unorm srgb; do
+  rows=$(onto_rows --onto $onto) || { echo "FAIL: --onto $onto: $rows"; exit 1; }
+  printf '%s\n%s\n' "$own" "$rows" | ONTO=$onto node -e '
+    const rows = require("fs").readFileSync(0, "utf8").split("\n").filter((l) => l.length > 0).map(JSON.parse);
+    if (rows.length !== 8) throw new Error("expected 4 rows with and 4 without --onto, got " + rows.length);
+    for (let i = 0; i < 4; ++i) {
+      const own = rows[i], onto = rows[i + 4];
+      if (onto.path !== own.path) throw new Error("row " + i + ": path " + onto.path);
+      if (onto.onto !== process.env.ONTO) throw new Error(onto.path + ": onto " + onto.onto);
+      if (!(onto.gpu_ms > 0)) throw new Error(onto.path + ": gpu_ms " + onto.gpu_ms);
+      if (onto.triangles !== own.triangles || onto.device !== own.device)
+        throw new Error(onto.path + ": " + onto.triangles + " triangles on " + onto.device + ", " + own.triangles +
+                        " on " + own.device + " without --onto");
+    }' || { echo "FAIL: --onto $onto:"; printf '%s\n%s\n' "$own" "$rows"; exit 1; }
+done
+err=$("$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 10 --onto bgra --paths gpu 2>&1 >/dev/null)
+[ $? -eq 2 ] && [[ $err == *'--onto is unorm or srgb'* ]] || { echo "FAIL: --onto bgra: $err"; exit 1; }
 # --skin: every character in that skin. Mix-and-match's default skin draws nothing; its full skins draw.
 triangles() {
   "$bin" bench --skeleton "$mm" --atlas "$mm_atlas" --characters 10 --frames 2 --threads 2 --width 320 --height 180 \
