@@ -48,10 +48,13 @@ Result<void> BenchHost::make_device(const std::string& device_name) {
     for (VkPhysicalDevice physical : devices) {
         VkPhysicalDeviceProperties properties;
         vkGetPhysicalDeviceProperties(physical, &properties);
-        if (device_name == properties.deviceName && lent_.physical == VK_NULL_HANDLE) lent_.physical = physical;
+        if (device_name == properties.deviceName && properties.apiVersion >= VK_API_VERSION_1_2 &&
+            lent_.physical == VK_NULL_HANDLE)
+            lent_.physical = physical;
     }
     if (lent_.physical == VK_NULL_HANDLE)
-        return make_error("bench --onto", "device", "no Vulkan device named \"" + device_name + "\"");
+        return make_error("bench --onto", "device",
+                          "no Vulkan device of Vulkan 1.2 or later named \"" + device_name + "\"");
     vkGetPhysicalDeviceQueueFamilyProperties(lent_.physical, &count, nullptr);
     std::vector<VkQueueFamilyProperties> families(count);
     vkGetPhysicalDeviceQueueFamilyProperties(lent_.physical, &count, families.data());
@@ -124,6 +127,8 @@ Result<void> BenchHost::make_image(VkFormat format, std::uint32_t width, std::ui
             (type == memory.memoryTypeCount ||
              (memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0))
             type = i;
+    if (type == memory.memoryTypeCount)
+        return make_error("bench --onto", "vkAllocateMemory", "no memory type for the image");
     VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     allocate.allocationSize = needs.size;
     allocate.memoryTypeIndex = type;
@@ -163,7 +168,9 @@ Result<void> BenchHost::make_image(VkFormat format, std::uint32_t width, std::ui
     if (r == VK_SUCCESS) {
         VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        vkBeginCommandBuffer(cb, &begin);
+        r = vkBeginCommandBuffer(cb, &begin);
+    }
+    if (r == VK_SUCCESS) {
         VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
         barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         barrier.image = image_.image;
@@ -174,7 +181,9 @@ Result<void> BenchHost::make_image(VkFormat format, std::uint32_t width, std::ui
         vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
                              nullptr, 1, &barrier);
         vkCmdClearColorImage(cb, image_.image, VK_IMAGE_LAYOUT_GENERAL, &background, 1, &view.subresourceRange);
-        vkEndCommandBuffer(cb);
+        r = vkEndCommandBuffer(cb);
+    }
+    if (r == VK_SUCCESS) {
         VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         submit.commandBufferCount = 1;
         submit.pCommandBuffers = &cb;

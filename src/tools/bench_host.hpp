@@ -17,11 +17,12 @@ namespace spinegpu::tools {
 
 class BenchHost {
 public:
-    // Makes an instance (Vulkan 1.2), a device on the physical device named `device_name` exactly (the one the
-    // renderer chose on its own), with every feature of HostDevice's list it has, timeline semaphores and one queue of
-    // a family with graphics and compute; then a `width` x `height` image of `format` (RGBA8 UNORM or sRGB) with the
-    // use every path needs onto it, cleared to `background` (premultiplied, as the image stores it) and left in
-    // GENERAL layout. A clear error when any of it fails.
+    // Makes an instance (Vulkan 1.2), a device on the first physical device of Vulkan 1.2 or later named
+    // `device_name` exactly (the one the renderer chose on its own; of identical cards, the first), with every feature
+    // of HostDevice's list it has, timeline semaphores and one queue of a family with graphics and compute; then a
+    // `width` x `height` image of `format` (RGBA8 UNORM or sRGB) with the use every path needs onto it, cleared once
+    // to `background` (premultiplied; as vkCmdClearColorImage takes it: in linear light for an sRGB image, which stores
+    // it encoded) and left in GENERAL layout. A clear error when any of it fails.
     static Result<std::unique_ptr<BenchHost>> create(const std::string& device_name, VkFormat format,
                                                      std::uint32_t width, std::uint32_t height,
                                                      const VkClearColorValue& background);

@@ -43,10 +43,16 @@ bool bench_render(const BenchSetup& setup, std::size_t count, gpu::RenderPath pa
             error = probe.error().message();
             return false;
         }
-        const VkFormat format = setup.onto == "srgb" ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM;
+        // (The same background bytes as the renderer's own target holds: decoded for an sRGB image, which encodes
+        // the clear colour.)
+        const bool srgb = setup.onto == "srgb";
+        const auto stored = [srgb](float c) {
+            return srgb ? (c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f)) : c;
+        };
+        const VkClearColorValue clear{{stored(background.r), stored(background.g), stored(background.b), background.a}};
         Result<std::unique_ptr<BenchHost>> made_host =
-            BenchHost::create((*probe)->device_name(), format, setup.width, setup.height,
-                              VkClearColorValue{{background.r, background.g, background.b, background.a}});
+            BenchHost::create((*probe)->device_name(), srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM,
+                              setup.width, setup.height, clear);
         if (!made_host) {
             error = made_host.error().message();
             return false;

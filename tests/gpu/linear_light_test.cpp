@@ -152,8 +152,8 @@ std::array<double, 4> expected_pixel(std::size_t i, bool linear, const std::arra
 }
 
 // Expects every pixel of each square's inner 10 x 10 (the camera puts the origin at the frame's centre, one pixel a
-// unit) in `pixels` (RGBA bytes as stored, k_width x k_height) within one step of expected_pixel(`linear`, `ground`)
-// in every channel; `where` names the case.
+// unit) in `pixels` (RGBA bytes as stored, k_width x k_height; over the opaque k_ground, straight pixels are the same)
+// within one step of expected_pixel(`linear`, `ground`) in every channel; `where` names the case.
 void expect_squares(const std::vector<std::uint8_t>& pixels, bool linear, const std::string& where,
                     const std::array<std::uint8_t, 4>& ground = k_ground) {
     ASSERT_EQ(pixels.size(), std::size_t{k_width} * k_height * 4) << where;
@@ -366,11 +366,12 @@ TEST(LinearLight, every_path_decodes_a_translucent_srgb_images_stored_colour_and
 
 // The two colours of the gradient page (opaque): its two left texel columns hold the first, its two right ones the
 // second.
-constexpr std::array<std::uint8_t, 3> k_left{0, 64, 255}, k_right{255, 200, 0};
+constexpr std::array<std::uint8_t, 3> k_gradient_left{0, 64, 255}, k_gradient_right{255, 200, 0};
 
-// One slot showing a 4 x 4 page of k_left and k_right (straight, linear filtering) over a square 63 units wide and
-// 16 high, centred half a unit right of the origin: the pixel column k_width / 2 samples it at u = 0.5, halfway
-// between the columns' centres; columns up to k_width / 2 - 8 sample k_left alone, from k_width / 2 + 8 k_right alone.
+// One slot showing a 4 x 4 page of k_gradient_left and k_gradient_right (straight, linear filtering) over a square 63
+// units wide and 16 high, centred half a unit right of the origin: the pixel column k_width / 2 samples it at u = 0.5,
+// halfway between the columns' centres; columns up to k_width / 2 - 8 sample the left colour alone, from k_width / 2 +
+// 8 the right one alone.
 SceneSource gradient_source() {
     SceneSource source;
     source.skeleton = R"({"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root"}], )"
@@ -381,7 +382,7 @@ SceneSource gradient_source() {
     Image page;
     page.width = page.height = 4;
     for (int k = 0; k < 16; ++k) {
-        const std::array<std::uint8_t, 3>& colour = k % 4 < 2 ? k_left : k_right;
+        const std::array<std::uint8_t, 3>& colour = k % 4 < 2 ? k_gradient_left : k_gradient_right;
         page.rgba.insert(page.rgba.end(), colour.begin(), colour.end());
         page.rgba.push_back(255);
     }
@@ -394,8 +395,8 @@ TEST(LinearLight, a_straight_page_is_decoded_before_it_is_filtered_onto_srgb_ima
     // encoded values (UNORM images); the two differ by far more than a step.
     std::array<double, 3> linear{}, encoded{};
     for (std::size_t c = 0; c < 3; ++c) {
-        linear[c] = 255.0 * encode((decode(k_left[c] / 255.0) + decode(k_right[c] / 255.0)) / 2.0);
-        encoded[c] = (k_left[c] + k_right[c]) / 2.0;
+        linear[c] = 255.0 * encode((decode(k_gradient_left[c] / 255.0) + decode(k_gradient_right[c] / 255.0)) / 2.0);
+        encoded[c] = (k_gradient_left[c] + k_gradient_right[c]) / 2.0;
     }
     ASSERT_GT(std::abs(linear[0] - encoded[0]), 4.0);
     with_lent_scene(
@@ -413,8 +414,9 @@ TEST(LinearLight, a_straight_page_is_decoded_before_it_is_filtered_onto_srgb_ima
                     ASSERT_TRUE(drawn.ok()) << where << ": " << drawn.error().message();
                     const std::vector<std::uint8_t> pixels = image.straight_pixels(VK_IMAGE_LAYOUT_GENERAL);
                     const std::array<double, 3> middle = srgb ? linear : encoded;
-                    const std::array<double, 3> left{double(k_left[0]), double(k_left[1]), double(k_left[2])};
-                    const std::array<double, 3> right{double(k_right[0]), double(k_right[1]), double(k_right[2])};
+                    std::array<double, 3> left{}, right{};
+                    std::copy(k_gradient_left.begin(), k_gradient_left.end(), left.begin());
+                    std::copy(k_gradient_right.begin(), k_gradient_right.end(), right.begin());
                     for (std::uint32_t y = k_height / 2 - 6; y < k_height / 2 + 6; ++y)
                         for (const auto& [x, want] : {std::pair{k_width / 2 - 20, left}, std::pair{k_width / 2, middle},
                                                       std::pair{k_width / 2 + 20, right}}) {
@@ -432,7 +434,8 @@ TEST(LinearLight, a_straight_page_is_decoded_before_it_is_filtered_onto_srgb_ima
 TEST(LinearLight, a_frame_refused_after_the_tile_path_remade_its_copy_of_an_srgb_image_leaves_the_next_frame_whole) {
     // Storage buffers of 4 KiB (SPINEGPU_DIAGNOSE_STORAGE_RANGE) refuse a frame of 1000 characters after its slot's
     // copy of the image was remade for the image's size and before the copy is bound. The next frame, onto the image
-    // every slot was bound to before, must bind its own new copy.
+    // every slot was bound to before, must bind its own new copy: one that used the destroyed view is reported by the
+    // validation layer (with_lent_scene), as its pixels may not show it (a new view can take the old one's handle).
     with_lent_scene(
         [](HostVulkan& host, Renderer& lent, LitScene& scene) {
             const std::uint32_t large = k_width + 48;
