@@ -28,7 +28,7 @@
 #     command buffer (lend-*-secondary.png), with `spinegpu render` of the same frames beside it (lend-*-render.png;
 #     to compare here: tests/cli/png_rgba.py decodes them); the in-pass ones come back only when they differ.
 # onto: 8,000 spineboys into the renderer's own target, onto an application's RGBA8 UNORM image and onto an sRGB one
-#     (bench --onto), in turn, rounds rotated.
+#     (bench --onto), every carried build (as ab), in turn, rounds rotated.
 # gtests: the GPU test suite (spinegpu_gpu_tests, built by device_prepare.sh with TESTS=1) on the hardware driver.
 # closeups: the cross close-up magnified 10 to 300,000 times through every path, to see where the raster pipeline's
 #     clipping leaves pixel centres on a shared edge uncovered.
@@ -277,16 +277,19 @@ fi
 if [ "$what" = onto ]; then
   # The cost of drawing onto an application's image, sRGB ones in linear light: 8,000 spineboys at 64 px into the
   # renderer's own target, onto an RGBA8 UNORM image and onto an RGBA8 sRGB one (--onto), on the paths AB_PATHS
-  # (default gpu-tiles,gpu), the three in turn, their order rotated each round, ONTO_ROUNDS rounds (default 3).
-  targets="own unorm srgb"
+  # (default gpu-tiles,gpu), for every build carried (as ab), all in turn, their order rotated each round,
+  # ONTO_ROUNDS rounds (default 3).
+  runs=""
+  for b in $(cd .devlib && ls spinegpu spinegpu-* 2>/dev/null); do runs="$runs $b:own $b:unorm $b:srgb"; done
   for round in $(seq 1 "${ONTO_ROUNDS:-3}"); do
-    for t in $targets; do
+    for run in $runs; do
+      b=${run%%:*} t=${run#*:}
       flag=(); [ "$t" = own ] || flag=(--onto "$t")
-      "$bin" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
+      "$PWD/.devlib/$b" bench --skeleton "$E/spineboy/spineboy-pro.skel" --atlas "$E/spineboy/spineboy-pma.atlas" \
         --characters 8000 --frames 60 --threads 16 --paths "${AB_PATHS:-gpu-tiles,gpu}" "${flag[@]}" --json \
-        | tee -a "$out/onto.jsonl"
+        | sed "s/\"path\": \"/\"build\": \"$b\", \"path\": \"/" | tee -a "$out/onto.jsonl"
     done
-    targets=$(echo $targets | awk '{for (i = 2; i <= NF; i++) printf "%s ", $i; print $1}')
+    runs=$(echo $runs | awk '{for (i = 2; i <= NF; i++) printf "%s ", $i; print $1}')
   done
 fi
 

@@ -8,6 +8,7 @@
 #include "bindings.glsl"
 #include "skinning.glsl"
 #include "camera.glsl"
+#include "linear_light.glsl"
 
 layout(std430, set = 0, binding = 12) readonly buffer VertexOwners { uint vertex_owner[]; };
 
@@ -44,7 +45,7 @@ void main() {
     vec2 pixel = camera_pixel(world, camera.scale, camera.ox, camera.oy);
     gl_Position = vec4(pixel_ndc(pixel, vec2(camera.width, camera.height)), 0.0, 1.0);
     v_uv = vec2(bv.u, bv.v);
-    v_light = unpackUnorm4x8(mul_rgba8(mul_rgba8(ch.tint, light), att.color));
-    v_dark = unpackUnorm4x8(dark).rgb;
+    v_light = shading_light(mul_rgba8(mul_rgba8(ch.tint, light), att.color));
+    v_dark = shading_dark(dark);
     v_material = att.material & 0xFFFFu;
 }

@@ -4,6 +4,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "spinegpu/gpu/gpu_layout.h"
 #include "camera.glsl"
+#include "linear_light.glsl"
 
 layout(std430, set = 0, binding = 9) readonly buffer OutVertices { GpuOutVertex out_vertices[]; };
 
@@ -20,8 +21,8 @@ void main() {
     vec2 pixel = camera_pixel(vec2(o.x, o.y), camera.scale, camera.ox, camera.oy);
     gl_Position = vec4(pixel_ndc(pixel, vec2(camera.width, camera.height)), 0.0, 1.0);
     v_uv = vec2(o.u, o.v);
-    v_light = unpackUnorm4x8(o.light);
-    v_dark = unpackUnorm4x8(o.dark).rgb;
+    v_light = shading_light(o.light);
+    v_dark = shading_dark(o.dark);
     v_material = o.material;
     v_clip_first = o.clip_first;
 }

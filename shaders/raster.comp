@@ -210,7 +210,7 @@ uint shade_and_blend(uint k, ivec2 local, ivec2 pixel, uint dst) {
     vec2 uv = s_uv[k] + float(local.x) * s_uv_x[k] + float(local.y) * s_uv_y[k];
     vec4 t = page_texel(uv, s_uv_x[k], s_uv_y[k], material);
     vec4 src0, src1;
-    shade(t, unpackUnorm4x8(look.x), unpackUnorm4x8(look.y).rgb, material, src0, src1);
+    shade(t, shading_light(look.x), shading_dark(look.y), material, src0, src1);
     vec4 d = vec4(uvec4(dst, dst >> 8, dst >> 16, dst >> 24) & 0xFFu);
     if (k_linear_light) {
         d = vec4(srgb_to_linear(d.rgb / 255.0), d.a / 255.0);

@@ -2,7 +2,7 @@
 // (raster.comp) so that both paths shade alike. Include after declarations of `out_vertices` (GpuOutVertex[]), of
 // the page samplers `pages` (linear) and `pages_nearest` (both linear between mipmap levels), of the same over the
 // pages' sRGB view, `pages_srgb` and `pages_srgb_nearest`, and of the PageFilters buffer `page_filters`, and after
-// camera.glsl.
+// camera.glsl; it includes linear_light.glsl.
 //
 // Colour pipeline, onto a UNORM (or float) target: pages are sampled as UNORM, so texels are filtered and blended in
 // sRGB-encoded values, as the official renderers do; a straight page's texels are premultiplied as they are sampled,
@@ -12,7 +12,7 @@
 // light draws: straight pages are sampled through the sRGB view (decoded before filtering), a premultiplied page's
 // texel is unpremultiplied, decoded and premultiplied again (its filtering stays in encoded values; a glow's colour
 // past its alpha decoded on its own), the light (skeleton x slot x attachment x tint, multiplied as encoded) and
-// dark colours are decoded, and each blend decodes the target's pixel, blends in linear light and encodes the result
+// dark colours are decoded (by the vertex shaders, or the tile rasterizer: shading_light, shading_dark), and each blend decodes the target's pixel, blends in linear light and encodes the result
 // (the device's blending for the draw, raster.comp's for the tile rasterizer). (Mipmap levels are averaged in encoded
 // values, for both views: a minified straight page is a little darker there than its texels averaged in linear
 // light.) Tint (skeleton x slot x attachment) and two-color tint are applied as the official runtimes define them: for
@@ -23,6 +23,8 @@
 // blending, the tile rasterizer computes it. One case differs: multiply where the shaded colour exceeds its alpha (a
 // premultiplied texel brighter than its alpha), where the official factor on the destination passes 1 and ours, a
 // blend factor, stops at 1.
+
+#include "linear_light.glsl"
 
 // Whether pixel `p` (pixel coordinates, y down) lies inside the clipping polygon of `count` vertices from `first`
 // in the out buffer (even-odd), which is what rasterizing the official runtime's clipped triangles covers. The
@@ -43,21 +45,6 @@ bool inside_clip(uint first, uint count, vec2 p, float scale, float ox, float oy
 // Set (by the tile rasterizer's pipeline) when no page has k_material_scaled_bit: page_texel leaves out the level of
 // detail.
 layout(constant_id = 2) const bool k_plain_pages = false;
-
-// Set (by the raster paths' pipelines for an sRGB target, and the tile rasterizer's for an sRGB image of the
-// application's) to shade in linear light (above).
-layout(constant_id = 3) const bool k_linear_light = false;
-
-// The sRGB encoded colour `c` in linear light (the sRGB transfer function's inverse).
-vec3 srgb_to_linear(vec3 c) {
-    return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), greaterThan(c, vec3(0.04045)));
-}
-
-// The linear colour `c`, clamped to [0, 1], encoded as sRGB (the sRGB transfer function).
-vec3 linear_to_srgb(vec3 c) {
-    c = clamp(c, 0.0, 1.0);
-    return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, greaterThan(c, vec3(0.0031308)));
-}
 
 // The texel at `uv` of the page that `material` names, where UV changes by `uv_x` and `uv_y` per pixel in x and y,
 // filtered as its atlas says by Vulkan's rules for a sampler with those filters: the level of detail is log2 of the
@@ -86,18 +73,16 @@ vec4 page_texel(vec2 uv, vec2 uv_x, vec2 uv_y, uint material) {
     return nearest ? textureLod(pages_nearest, at, level) : textureLod(pages, at, level);
 }
 
-// The blend inputs for texel `t` (as sampled) of an attachment with colours `light` (straight RGBA) and `dark`
-// and k_material_* bits `material`: dst = src0 + dst * src1.
+// The blend inputs for texel `t` (as sampled) of an attachment with colours `light` (straight RGBA) and `dark`, as
+// shading_light and shading_dark give them (decoded in linear light), and k_material_* bits `material`: dst = src0 +
+// dst * src1.
 void shade(vec4 t, vec4 light, vec3 dark, uint material, out vec4 src0, out vec4 src1) {
-    if (k_linear_light) {
+    if (k_linear_light && (material & k_material_pma_bit) != 0u) {
         // (The part of a premultiplied texel's colour past its alpha, a glow's added light, is decoded on its own, so
-        // that a glow of little or no alpha adds what its colour says.)
-        if ((material & k_material_pma_bit) != 0u) {
-            vec3 within = min(t.rgb, vec3(t.a)), beyond = t.rgb - within;
-            t.rgb = (t.a > 0.0 ? srgb_to_linear(within / t.a) * t.a : vec3(0.0)) + srgb_to_linear(beyond);
-        }
-        light.rgb = srgb_to_linear(light.rgb);
-        dark = srgb_to_linear(dark);
+        // that a glow of little or no alpha adds what its colour says; most texels have none, and skip its decoding.)
+        vec3 within = min(t.rgb, vec3(t.a)), beyond = t.rgb - within;
+        t.rgb = (t.a > 0.0 ? srgb_to_linear(within / t.a) * t.a : vec3(0.0)) +
+                (any(greaterThan(beyond, vec3(0.0))) ? srgb_to_linear(beyond) : vec3(0.0));
     }
     // In premultiplied form throughout, so that a premultiplied page's texels whose colour exceeds their alpha (glows
     // painted to add light) add it as the official pipeline does; for any other texel this is the straight formula

@@ -71,15 +71,16 @@ Result<void> Renderer::Impl::make_draw_pipelines(VkRenderPass pass, VkPipeline& 
         return frag.error();
     }
     std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
-    stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, *vert,
-                 "main", nullptr};
-    // Diagnostics (read by create_pipelines): the fragment shader without its texture fetch (draw.frag); and the
-    // shading in linear light (shading.glsl).
+    // Diagnostics (read by create_pipelines): the fragment shader without its texture fetch (draw.frag); and, on both
+    // stages (the vertex shaders decode the slot colours), the shading in linear light (linear_light.glsl).
     const std::array<VkBool32, 2> constants{diagnose_flat ? VK_TRUE : VK_FALSE, linear_light ? VK_TRUE : VK_FALSE};
     const std::array<VkSpecializationMapEntry, 2> entries{{{0, 0, sizeof(VkBool32)},
                                                            {3, sizeof(VkBool32), sizeof(VkBool32)}}};
     const VkSpecializationInfo flat_info{static_cast<std::uint32_t>(entries.size()), entries.data(),
                                          sizeof(constants), constants.data()};
+    const VkSpecializationInfo vertex_info{1, &entries[1], sizeof(constants), constants.data()};
+    stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, *vert,
+                 "main", &vertex_info};
     stages[1] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
                  *frag, "main", &flat_info};
     VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
