@@ -1,8 +1,8 @@
 // Shading in linear light onto sRGB targets (shading.glsl says how), shared by the stages that decode colours: the
 // vertex shaders decode each vertex's slot colours once, so that fragments do not.
 
-// Set (by the raster paths' pipelines for an sRGB target, on both stages, and the tile rasterizer's for an sRGB image of
-// the application's) to shade in linear light.
+// Set (by the raster paths' pipelines for an sRGB target, on both stages, and the tile rasterizer's for an sRGB image
+// of the application's) to shade in linear light.
 layout(constant_id = 3) const bool k_linear_light = false;
 
 // The sRGB encoded colour `c` in linear light (the sRGB transfer function's inverse).
