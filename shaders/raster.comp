@@ -92,6 +92,9 @@ shared vec2 s_uv[k_threads];       // UV at the tile's first pixel centre
 shared vec2 s_uv_x[k_threads];     // UV step per pixel in x
 shared vec2 s_uv_y[k_threads];     // UV step per pixel in y
 shared uvec4 s_look[k_threads];    // light, dark, material and clip_first
+// In linear light (k_linear_light), each 8-bit sRGB-encoded value decoded (srgb_to_linear), filled once per
+// workgroup: a blend decodes its slot's light and dark colours and the pixel's own from here, not by pow.
+shared float s_decoded[k_linear_light ? 256u : 1u];
 shared uint s_shaded;
 // k_diagnose 4: the triangle in each slot, | k_missed when its box misses the tile (the slot holds nothing else).
 // One word in every other build: shared memory decides how many workgroups share a multiprocessor.
@@ -195,11 +198,16 @@ void write_entry(uint t, ivec2 origin, uint slot, uint rows) {
     s_look[slot] = uvec4(r.light, r.dark, r.material, r.clip_first);
 }
 
+// Linear light: the RGB of an RGBA8 (packed, sRGB-encoded) decoded, from s_decoded.
+vec3 decoded_rgb(uint packed) {
+    return vec3(s_decoded[packed & 0xFFu], s_decoded[(packed >> 8) & 0xFFu], s_decoded[(packed >> 16) & 0xFFu]);
+}
+
 // This thread's pixel (premultiplied RGBA8) after slot k's triangle, which covers it, is shaded and blended in 8-bit
 // arithmetic: both blend inputs rounded to 8 bits, the product rounded, the sum saturated (exact in float: every
 // value is a whole number below 2^16). In linear light (k_linear_light: the pixel's colour sRGB-encoded, as an sRGB
 // image holds it), as a device blends into an sRGB attachment: the pixel's colour decoded, blended in float, the
-// result encoded and rounded to 8 bits.
+// result encoded and rounded to 8 bits; the 8-bit colours (the slot's and the pixel's) are decoded from s_decoded.
 uint shade_and_blend(uint k, ivec2 local, ivec2 pixel, uint dst) {
     if (k_diagnose == 1u) return dst;
     uvec4 look = s_look[k];
@@ -210,14 +218,15 @@ uint shade_and_blend(uint k, ivec2 local, ivec2 pixel, uint dst) {
     vec2 uv = s_uv[k] + float(local.x) * s_uv_x[k] + float(local.y) * s_uv_y[k];
     vec4 t = page_texel(uv, s_uv_x[k], s_uv_y[k], material);
     vec4 src0, src1;
-    shade(t, shading_light(look.x), shading_dark(look.y), material, src0, src1);
-    vec4 d = vec4(uvec4(dst, dst >> 8, dst >> 16, dst >> 24) & 0xFFu);
     if (k_linear_light) {
-        d = vec4(srgb_to_linear(d.rgb / 255.0), d.a / 255.0);
+        shade(t, vec4(decoded_rgb(look.x), float(look.x >> 24) / 255.0), decoded_rgb(look.y), material, src0, src1);
+        vec4 d = vec4(decoded_rgb(dst), float(dst >> 24) / 255.0);
         vec4 blended = clamp(clamp(src0, 0.0, 1.0) + d * clamp(src1, 0.0, 1.0), 0.0, 1.0);
         uvec4 stored = uvec4(round(vec4(linear_to_srgb(blended.rgb), blended.a) * 255.0));
         return stored.x | stored.y << 8 | stored.z << 16 | stored.w << 24;
     }
+    shade(t, unpackUnorm4x8(look.x), unpackUnorm4x8(look.y).rgb, material, src0, src1);
+    vec4 d = vec4(uvec4(dst, dst >> 8, dst >> 16, dst >> 24) & 0xFFu);
     vec4 s0 = round(clamp(src0, 0.0, 1.0) * 255.0), s1 = round(clamp(src1, 0.0, 1.0) * 255.0);
     uvec4 sum = uvec4(min(s0 + round(d * s1 / 255.0), vec4(255.0)));
     return sum.x | sum.y << 8 | sum.z << 16 | sum.w << 24;
@@ -403,6 +412,7 @@ void main() {
     if (tid == 0u) s_shaded = 0u;
     if (tid == 0u) s_mask_wrong = 0u;
     if (tid < 128u) s_rows[tid] = 0u;  // both halves (first read after the chunk's barriers)
+    if (k_linear_light) s_decoded[tid] = srgb_to_linear(vec3(float(tid) / 255.0)).x;  // (likewise)
     uint bits_first = (gl_WorkGroupID.y * push.tiles_x + gl_WorkGroupID.x) * push.words_per_tile;
     for (uint chunk = 0u; chunk < push.words_per_tile; chunk += k_threads) {
         if (tid < 8u) s_word_mask[tid] = 0u;

@@ -12,10 +12,10 @@
 // light draws: straight pages are sampled through the sRGB view (decoded before filtering), a premultiplied page's
 // texel is unpremultiplied, decoded and premultiplied again (its filtering stays in encoded values; a glow's colour
 // past its alpha decoded on its own), the light (skeleton x slot x attachment x tint, multiplied as encoded) and
-// dark colours are decoded (by the vertex shaders, or the tile rasterizer: shading_light, shading_dark), and each
-// blend decodes the target's pixel, blends in linear light and encodes the result (the device's blending for the
-// draw, raster.comp's for the tile rasterizer). (Mipmap levels are averaged in encoded
-// values, for both views: a minified straight page is a little darker there than its texels averaged in linear
+// dark colours are decoded (by the vertex shaders: shading_light, shading_dark; by the tile rasterizer from its table
+// of the 256 decoded values), and each blend decodes the target's pixel, blends in linear light and encodes the
+// result (the device's blending for the draw, raster.comp's for the tile rasterizer). (Mipmap levels are averaged in
+// encoded values, for both views: a minified straight page is a little darker there than its texels averaged in linear
 // light.) Tint (skeleton x slot x attachment) and two-color tint are applied as the official runtimes define them: for
 // a straight texel t, rgb = t * light + (1 - t) * dark, premultiplied by t.a * light.a, here computed on the
 // premultiplied texel. All four Spine blend modes come from one blend equation, dst = src0 + dst * src1 (colour and
