@@ -9,6 +9,15 @@ Error host_error(const char* call, VkResult result) {
     return make_error("bench --onto", call, "failed with VkResult " + std::to_string(static_cast<int>(result)));
 }
 
+// The memory type for an image that may live in the types set in `allowed`: the first device-local one, else the
+// first of any kind; memoryTypeCount when none is allowed.
+std::uint32_t image_memory_type(const VkPhysicalDeviceMemoryProperties& memory, std::uint32_t allowed) {
+    for (VkMemoryPropertyFlags wanted : {VkMemoryPropertyFlags{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT}, 0u})
+        for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i)
+            if ((allowed >> i & 1) != 0 && (memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
+    return memory.memoryTypeCount;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<BenchHost>> BenchHost::create(const std::string& device_name, VkFormat format,
@@ -121,12 +130,7 @@ Result<void> BenchHost::make_image(VkFormat format, std::uint32_t width, std::ui
     vkGetImageMemoryRequirements(d, image_.image, &needs);
     VkPhysicalDeviceMemoryProperties memory;
     vkGetPhysicalDeviceMemoryProperties(lent_.physical, &memory);
-    std::uint32_t type = memory.memoryTypeCount;
-    for (std::uint32_t i = memory.memoryTypeCount; i-- > 0;)
-        if ((needs.memoryTypeBits >> i & 1) != 0 &&
-            (type == memory.memoryTypeCount ||
-             (memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0))
-            type = i;
+    const std::uint32_t type = image_memory_type(memory, needs.memoryTypeBits);
     if (type == memory.memoryTypeCount)
         return make_error("bench --onto", "vkAllocateMemory", "no memory type for the image");
     VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
