@@ -230,7 +230,7 @@ double Reader::required_number(Object object, std::string_view key) {
     if (!ok()) return 0;
     std::optional<Element> e = find(object, key);
     if (!e) {
-        fail_at(key, "expected a number");
+        fail_at(key, "missing: expected a number");
         return 0;
     }
     Scope scope(*this, key);
@@ -270,7 +270,7 @@ std::string_view Reader::required_string(Object object, std::string_view key) {
     if (!ok()) return {};
     std::optional<Element> e = find(object, key);
     if (!e) {
-        fail_at(key, "expected a string");
+        fail_at(key, "missing: expected a string");
         return {};
     }
     Scope scope(*this, key);
@@ -289,7 +289,7 @@ std::optional<Array> Reader::required_array(Object object, std::string_view key)
     if (!ok()) return std::nullopt;
     std::optional<Element> e = find(object, key);
     if (!e) {
-        fail_at(key, "expected an array");
+        fail_at(key, "missing: expected an array");
         return std::nullopt;
     }
     Scope scope(*this, key);
@@ -320,7 +320,7 @@ void Reader::color_channels(Object object, std::string_view key, double out[4]) 
     if (!ok()) return;
     std::optional<Element> e = find(object, key);
     if (!e) {
-        fail_at(key, "expected a colour \"RRGGBB\" or \"RRGGBBAA\"");
+        fail_at(key, "missing: expected a colour \"RRGGBB\" or \"RRGGBBAA\"");
         return;
     }
     Scope scope(*this, key);

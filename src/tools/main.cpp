@@ -1,5 +1,7 @@
 // spinegpu: inspect, pose, render and benchmark Spine 4.2 skeletons (see README.md and DESIGN.md).
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <new>
 #include <string_view>
 
@@ -72,11 +74,20 @@ int main(int argc, char** argv) {
         std::fputs(k_general_usage, stderr);
         return 2;
     }
+    int code = 1;
     try {
-        return run(argc, argv);
+        code = run(argc, argv);
     } catch (const std::bad_alloc&) {
         // (Sizes that users give, such as a crowd's, are bounded, but not by this machine's memory.)
         std::fprintf(stderr, "spinegpu %s: out of memory\n", argv[1]);
-        return 1;
     }
+    // Output lost on the way (a full disk, a closed standard output) fails the command: a pose dump or a bench's
+    // rows cut short must not pass for whole ones.
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "spinegpu %s: could not write the standard output%s%s\n", argv[1], errno != 0 ? ": " : "",
+                     errno != 0 ? std::strerror(errno) : "");
+        return code != 0 ? code : 1;
+    }
+    return code;
 }

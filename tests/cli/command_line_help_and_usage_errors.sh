@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The command line's own answers: help and version on stdout with exit code 0 (each command's every option with help
 # COMMAND or COMMAND --help, where --help is not an option's value; options the work would ignore draw a warning),
-# and usage errors with exit code 2 for a flag given twice, numbers not in plain decimal, the demo's bounds, --width
-# without --height, a flag a scene makes meaningless, a --dt past an hour, counts past their range (naming it), a
-# camera past its range, an image that is not a .png, and the window's options out of range or together where they
-# cannot be; a directory given as a file is a read error (exit code 1) that says so.
+# and usage errors with exit code 2 for a flag given twice, a flag's value left out before the next option, numbers
+# not in plain decimal, the demo's bounds, --width without --height, a flag a scene makes meaningless, a --dt past an
+# hour, counts past their range (naming it), a camera past its range, an image that is not a .png, and the window's
+# options out of range or together where they cannot be; a directory given as a file is a read error (exit code 1)
+# that says so, and so is standard output that cannot be written.
 # usage: command_line_help_and_usage_errors.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1
@@ -65,6 +66,11 @@ done
 expect_usage 'unexpected argument "stray word"' info "$rig" "stray word"
 expect_usage 'expected one skeleton file' info
 expect_usage "--animation is given twice" pose --skeleton "$rig" --atlas "$atlas" --animation a --animation b
+# An option where a value should be is the value left out, not taken for it (nor the option's own value stray).
+expect_usage "--animation needs a value (found the option --steps in its place)" pose --skeleton "$rig" \
+  --atlas "$atlas" --animation --steps 3
+expect_usage "--skin needs a value (found the option --json in its place)" bench --skeleton "$rig" --atlas "$atlas" \
+  --characters 1 --skin --json
 expect_usage "--width is for one skeleton" render --scene "$tmp/scene.json" --out "$tmp/out" --width 64
 expect_usage "--dt needs a number of seconds from 0 to 3600" pose --skeleton "$rig" --atlas "$atlas" --animation a \
   --dt 4000
@@ -145,4 +151,14 @@ mkdir "$tmp/dir.json"
 err=$("$bin" info "$tmp/dir.json" 2>&1 >/dev/null)
 [ $? -eq 1 ] || fail "a directory as the skeleton: exit code not 1 ($err)"
 [[ $err == *"dir.json"* && $err == *"directory"* ]] || fail "a directory as the skeleton: $err"
+
+# Output that cannot be written (a full disk, a closed standard output) fails the command, saying so.
+for args in "version" "info $rig --json" "pose --skeleton $rig --atlas $atlas --animation walk --steps 200"; do
+  if [ -w /dev/full ]; then
+    err=$("$bin" $args 2>&1 >/dev/full)
+    [ $? -eq 1 ] && [[ $err == *"could not write the standard output"* ]] || fail "$args >/dev/full: $err"
+  fi
+  err=$("$bin" $args 2>&1 >&-)
+  [ $? -eq 1 ] && [[ $err == *"could not write the standard output"* ]] || fail "$args >&-: $err"
+done
 echo ok

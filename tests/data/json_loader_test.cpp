@@ -653,7 +653,7 @@ TEST(JsonLoader, rejects_other_spine_versions) {
          "unsupported Spine version 3.8.99; spinegpu reads 4.2 exports"},
         {R"({"skeleton": {"spine": "4.1.0"}})", "/skeleton/spine", "4.1.0"},
         {R"({"skeleton": {"spine": "4.20"}})", "/skeleton/spine", "4.20"},
-        {R"({"skeleton": {}})", "/skeleton/spine", "expected a string"},
+        {R"({"skeleton": {}})", "/skeleton/spine", "missing: expected a string"},
         {R"({"bones": []})", "/skeleton", "Spine version"},
     });
 }
@@ -697,7 +697,7 @@ TEST(JsonLoader, rejects_wrong_types) {
         {doc(R"("bones": {})"), "/bones", "expected an array"},
         {doc(R"("bones": [{"name": "root", "x": "1"}])"), "/bones/0/x", "expected a number, found a string"},
         {doc(R"("bones": [{"name": 3}])"), "/bones/0/name", "expected a string"},
-        {doc(R"("bones": [{"x": 1}])"), "/bones/0/name", "expected a string"},
+        {doc(R"("bones": [{"x": 1}])"), "/bones/0/name", "missing: expected a string"},
         {doc(R"("bones": [{"name": "r", "skin": 1}])"), "/bones/0/skin", "expected true or false"},
         {doc(R"("bones": [{"name": "r", "color": "red"}])"), "/bones/0/color", "expected a colour"},
         {doc(R"("bones": [{"name": "r", "inherit": "sideways"}])"), "/bones/0/inherit", "expected one of"},
@@ -829,14 +829,14 @@ TEST(JsonLoader, rejects_inconsistent_geometry) {
          "integer from 0 to 3"},
         {mesh(R"("uvs": [0,0, 1,0, 1,1], "triangles": [0,1,2], "vertices": [0,0, 1,0, 1,1], "sequence": {"count": 0})"),
          at + "sequence/count", "at least 1 frame"},
-        {mesh(R"("triangles": [], "vertices": [])"), at + "uvs", "expected an array"},
+        {mesh(R"("triangles": [], "vertices": [])"), at + "uvs", "missing: expected an array"},
         {doc(base + R"(, "skins": [{"name": "d", "attachments": {"s": {"b": {"type": "boundingbox", "vertexCount": -1,
              "vertices": []}}}}])"), "/skins/0/attachments/s/b/vertexCount", "integer from 0"},
         {doc(base + R"(, "skins": [{"name": "d", "attachments": {"s": {"p": {"type": "path", "vertexCount": 3,
              "vertices": [0,0,1,1,2,2], "lengths": [1, 2]}}}}])"), "/skins/0/attachments/s/p/lengths",
          "expected 1 curve lengths"},
         {doc(base + R"(, "skins": [{"name": "d", "attachments": {"s": {"r": {"width": 1}}}}])"),
-         "/skins/0/attachments/s/r/height", "expected a number"},
+         "/skins/0/attachments/s/r/height", "missing: expected a number"},
     });
 }
 
@@ -855,7 +855,7 @@ TEST(JsonLoader, rejects_bad_keys) {
         {anim(R"({"slots": {"s": {"rgba": [{"color": "fff"}]}}})"), "/animations/a/slots/s/rgba/0/color",
          "expected a colour"},
         {anim(R"({"slots": {"s": {"rgba2": [{"light": "ffffffff"}]}}})"), "/animations/a/slots/s/rgba2/0/dark",
-         "expected a colour"},
+         "missing: expected a colour"},
         {anim(R"({"drawOrder": [{"offsets": [{"slot": "s", "offset": 2}]}]})"),
          "/animations/a/drawOrder/0/offsets/0/offset", "outside the draw order"},
         {anim(R"({"drawOrder": [{"offsets": [{"slot": "s", "offset": 0}, {"slot": "s", "offset": 0}]}]})"),
@@ -872,7 +872,7 @@ TEST(JsonLoader, rejects_bad_keys) {
          "/animations/a/attachments/default/s/m/deform/0/vertices", "at most 1 values after offset 5"},
         {anim(R"({"bones": {"arm": {"inherit": [{"inherit": "both"}]}}})"), "/animations/a/bones/arm/inherit/0/inherit",
          "expected one of"},
-        {anim(R"({"events": [{}]})"), "/animations/a/events/0/name", "expected a string"},
+        {anim(R"({"events": [{}]})"), "/animations/a/events/0/name", "missing: expected a string"},
     });
 }
 
