@@ -23,6 +23,7 @@
 #include "json_writer.hpp"
 #include "skeleton_assets.hpp"
 #include "spinegpu/data/attachment_binding.hpp"
+#include "spinegpu/data/skeleton_features.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
 #include "spinegpu/runtime/batch_update.hpp"
 
@@ -381,8 +382,15 @@ int run_bench(int argc, char** argv) {
         }
     }
     for (const PathEntry* path : paths)
-        if (path->name == std::string_view("gpu-vertex"))
+        if (path->name == std::string_view("gpu-vertex")) {
+            // (Refused before any path is timed, not after the others have run.)
+            if (analyze_features(assets->data).draw_order) {
+                std::fprintf(stderr, "spinegpu bench: %s: path gpu-vertex: the vertex-shader path cannot follow "
+                                     "draw-order timelines; leave it out of --paths\n", skeleton_path->c_str());
+                return 1;
+            }
             warn_if_drawn_unclipped("bench", *skeleton_path, assets->data, gpu::RenderPath::gpu_vertex);
+        }
     setup.atlas = &assets->atlas;
     setup.binding = &assets->binding;
     setup.pages = &assets->pages;
@@ -395,6 +403,13 @@ int run_bench(int argc, char** argv) {
         const std::size_t first = rows.size();
         for (const PathEntry* path : paths) {
             if (!path->run(setup, count, rows, error)) {
+                // The rows measured so far are printed first: a later path's failure does not waste them.
+                set_cpu_frame_ratios(std::span(rows).subspan(first));
+                if (json)
+                    for (std::size_t i = first; i < rows.size(); ++i) print_json_row(rows[i]);
+                else if (!rows.empty())
+                    print_table(rows);
+                std::fflush(stdout);
                 std::fprintf(stderr, "spinegpu bench: path %s, %zu characters: %s\n", path->name, count, error.c_str());
                 return 1;
             }
@@ -403,6 +418,12 @@ int run_bench(int argc, char** argv) {
         if (json)
             for (std::size_t i = first; i < rows.size(); ++i) print_json_row(rows[i]);
         std::fflush(stdout);
+        // A crowd that draws nothing times nothing worth timing (mix-and-match in its default skin, which is empty).
+        if (first == 0 && count != 0 &&
+            std::any_of(rows.begin(), rows.end(), [](const BenchRow& r) { return r.triangles == std::uint64_t{0}; }))
+            std::fprintf(stderr, "spinegpu bench: warning: %s: the characters draw no triangle (no attachment shows in "
+                                 "%s); --skin names another\n", skeleton_path->c_str(),
+                         args->has("--skin") ? "that skin" : "the default skin");
     }
     if (!json) print_table(rows);
     return 0;

@@ -4,8 +4,9 @@
 # inside packing, so update_ms is null and the row says so; every row has the host's steal share and the cpu path's
 # frame over its own; --offscreen adds culled characters, which --skip-offscreen does not pose (walking too, with
 # --walk); --skin puts every character in a skin (mix-and-match draws nothing without one); --onto unorm|srgb draws
-# the same triangles onto an image of a device the bench lends the renderer, and says so. Checks behaviour only, never
-# timings.
+# the same triangles onto an image of a device the bench lends the renderer, and says so; a crowd that draws nothing is
+# warned of, a path that cannot draw the skeleton refused before timing, and rows measured before a path fails are
+# printed. Checks behaviour only, never timings.
 # usage: bench_render_runs.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1 examples=${SPINE_EXAMPLES:-$2}
@@ -114,7 +115,23 @@ triangles() {
     --paths gpu --json "$@" | sed -n 's/.*"triangles": \([0-9]*\).*/\1/p'
 }
 [ "$(triangles)" = 0 ] || { echo "FAIL: mix-and-match in its default skin drew $(triangles) triangles"; exit 1; }
+err=$(triangles 2>&1 >/dev/null)
+[[ $err == *"the characters draw no triangle (no attachment shows in the default skin)"* ]] ||
+  { echo "FAIL: no warning for a crowd that draws nothing: $err"; exit 1; }
 [ "$(triangles --skin full-skins/girl)" -gt 1000 ] || { echo "FAIL: --skin full-skins/girl drew too little"; exit 1; }
 err=$("$bin" bench --skeleton "$mm" --atlas "$mm_atlas" --characters 10 --skin nope 2>&1 >/dev/null)
 [ $? -eq 1 ] && [[ $err == *'unknown skin "nope"'* ]] || { echo "FAIL: --skin nope: $err"; exit 1; }
+# A path that cannot draw the skeleton is refused before anything is timed; a path that fails later leaves the rows
+# measured before it printed.
+raptor="$examples/raptor/raptor-pro.skel"
+if [ -f "$raptor" ]; then
+  out=$("$bin" bench --skeleton "$raptor" --atlas "$examples/raptor/raptor-pma.atlas" --characters 10 --frames 2 \
+    --paths update,gpu-vertex --json 2>&1)
+  [ $? -eq 1 ] && [[ $out == *"path gpu-vertex: the vertex-shader path cannot follow draw-order timelines"* &&
+                     $out != *'"path"'* ]] || { echo "FAIL: gpu-vertex on raptor: $out"; exit 1; }
+fi
+rows=$("$bin" bench --skeleton "$skeleton" --atlas "$atlas" --characters 10 --frames 2 --paths update,gpu \
+  --device no-such-device --json 2>/dev/null)
+[ $? -eq 1 ] && [ "$(printf '%s\n' "$rows" | grep -c '"path": "update"')" -ge 1 ] ||
+  { echo "FAIL: the update rows before a failing path: $rows"; exit 1; }
 echo "ok"
