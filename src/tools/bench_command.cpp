@@ -22,6 +22,7 @@
 #include "host_load.hpp"
 #include "json_writer.hpp"
 #include "skeleton_assets.hpp"
+#include "unknown_name.hpp"
 #include "spinegpu/data/attachment_binding.hpp"
 #include "spinegpu/data/skeleton_features.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
@@ -376,8 +377,8 @@ int run_bench(int argc, char** argv) {
     if (std::optional<std::string> name = args->get("--skin")) {
         setup.skin = assets->data.skin_names.find(*name);
         if (setup.skin == k_none) {
-            std::fprintf(stderr, "spinegpu bench: %s: --skin: unknown skin \"%s\"\n", skeleton_path->c_str(),
-                         name->c_str());
+            std::fprintf(stderr, "spinegpu bench: %s: --skin: %s\n", skeleton_path->c_str(),
+                         unknown_name("skin", *name, assets->data.skin_names).c_str());
             return 1;
         }
     }

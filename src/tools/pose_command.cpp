@@ -12,6 +12,7 @@
 #include "spinegpu/core/file.hpp"
 #include "spinegpu/data/attachment_binding.hpp"
 #include "spinegpu/data/skeleton_loader.hpp"
+#include "unknown_name.hpp"
 
 namespace spinegpu::tools {
 namespace {
@@ -144,7 +145,8 @@ int run_pose(int argc, char** argv) {
     Index skin = k_none;
     if (std::optional<std::string> name = args->get("--skin")) {
         skin = data->skin_names.find(*name);
-        if (skin == k_none) return fail(make_error(*skeleton_path, "--skin", "unknown skin \"" + *name + "\""));
+        if (skin == k_none)
+            return fail(make_error(*skeleton_path, "--skin", unknown_name("skin", *name, data->skin_names)));
     }
 
     SchedulePlayer player(*data, *schedule, skin);

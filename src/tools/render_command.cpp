@@ -18,6 +18,7 @@
 #include "skeleton_assets.hpp"
 #include "spinegpu/core/file.hpp"
 #include "spinegpu/gpu/renderer.hpp"
+#include "unknown_name.hpp"
 
 namespace spinegpu::tools {
 namespace {
@@ -154,7 +155,8 @@ int run_render(int argc, char** argv) {
     Index skin = k_none;
     if (std::optional<std::string> name = args->get("--skin")) {
         skin = data.skin_names.find(*name);
-        if (skin == k_none) return fail(make_error(*skeleton_path, "--skin", "unknown skin \"" + *name + "\""));
+        if (skin == k_none)
+            return fail(make_error(*skeleton_path, "--skin", unknown_name("skin", *name, data.skin_names)));
     }
 
     SchedulePlayer player(data, *schedule, skin);

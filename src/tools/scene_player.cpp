@@ -6,6 +6,7 @@
 
 #include "camera_fit.hpp"
 #include "spinegpu/core/file.hpp"
+#include "unknown_name.hpp"
 
 namespace spinegpu::tools {
 namespace {
@@ -15,7 +16,7 @@ Result<ScheduleSkin> resolve_skin(const SceneFile& scene, const SceneCharacter& 
     skin.combined = c.skin.size() > 1;
     for (const std::string& name : c.skin) {
         Index s = data.skin_names.find(name);
-        if (s == k_none) return make_error(scene.file, c.where + ".skin", "unknown skin \"" + name + "\"");
+        if (s == k_none) return make_error(scene.file, c.where + ".skin", unknown_name("skin", name, data.skin_names));
         skin.skins.push_back(s);
     }
     return skin;

@@ -7,6 +7,7 @@
 
 #include "json_values.hpp"
 #include "spinegpu/core/json_syntax.hpp"
+#include "unknown_name.hpp"
 
 namespace spinegpu::tools {
 namespace {
@@ -31,7 +32,7 @@ std::optional<Error> read_skin(const Context& c, element e, const std::string& w
     if (e.is_string()) {
         std::string_view name = e.get_string().value_unsafe();
         Index skin = c.data.skin_names.find(name);
-        if (skin == k_none) return c.fail(where, "unknown skin \"" + std::string(name) + "\"");
+        if (skin == k_none) return c.fail(where, unknown_name("skin", name, c.data.skin_names));
         out.skins.push_back(skin);
         return std::nullopt;
     }
@@ -43,7 +44,7 @@ std::optional<Error> read_skin(const Context& c, element e, const std::string& w
         if (!item.is_string()) return c.fail(place, "expected a skin name");
         std::string_view name = item.get_string().value_unsafe();
         Index skin = c.data.skin_names.find(name);
-        if (skin == k_none) return c.fail(place, "unknown skin \"" + std::string(name) + "\"");
+        if (skin == k_none) return c.fail(place, unknown_name("skin", name, c.data.skin_names));
         out.skins.push_back(skin);
     }
     if (out.skins.empty()) return c.fail(where, "an empty skin list");
@@ -54,7 +55,7 @@ std::optional<Error> read_animation(const Context& c, element e, const std::stri
     if (!e.is_string()) return c.fail(where, "an animation name must be a string");
     std::string_view name = e.get_string().value_unsafe();
     out = c.data.animation_names.find(name);
-    if (out == k_none) return c.fail(where, "unknown animation \"" + std::string(name) + "\"");
+    if (out == k_none) return c.fail(where, unknown_name("animation", name, c.data.animation_names));
     return std::nullopt;
 }
 
@@ -255,7 +256,7 @@ Result<Schedule> parse_schedule(const std::string& json, const std::string& file
 Result<Schedule> animation_schedule(const std::string& animation, const std::string& file, const std::string& place,
                                     const SkeletonData& data) {
     Index index = data.animation_names.find(animation);
-    if (index == k_none) return make_error(file, place, "unknown animation \"" + animation + "\"");
+    if (index == k_none) return make_error(file, place, unknown_name("animation", animation, data.animation_names));
     Schedule out;
     ScheduleCommand set;
     set.action = ScheduleCommand::Action::set;

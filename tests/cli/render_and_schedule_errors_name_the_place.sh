@@ -105,6 +105,12 @@ expect_schedule_error schedule-number 'commands[0]: must be an object' '{"comman
 # (After a byte order mark, which is skipped.)
 expect_schedule_error schedule-name 'commands[0].set: unknown animation "wlak"' \
   $'\xef\xbb\xbf{"commands": [{"step": 0, "track": 0, "set": "wlak", "loop": true}]}'
+# (An unknown name comes with the names the skeleton has, in its order.)
+expect_schedule_error schedule-names \
+  'commands[0].set: unknown animation "wlak" (the skeleton'"'"'s animations are "attack", "idle", "run", "walk")' \
+  '{"commands": [{"step": 0, "track": 0, "set": "wlak", "loop": true}]}'
+expect_schedule_error skin-names 'skin: unknown skin "nope" (the skeleton'"'"'s skin is "default")' \
+  '{"skin": "nope", "commands": []}'
 expect_schedule_error schedule-twice 'commands[0].step: appears twice' \
   '{"commands": [{"step": 0, "track": 0, "set": "a", "loop": true, "step": 3}]}'
 expect_schedule_error mix-twice 'mix.default: appears twice' '{"mix": {"default": 0.1, "default": 0.2}, "commands": []}'

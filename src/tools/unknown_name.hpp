@@ -1,0 +1,31 @@
+// The message for a name that a skeleton lacks (an animation, a skin), listing the names it has, so that a user need
+// not run `spinegpu info` to find "full-skins/girl".
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "spinegpu/core/name_table.hpp"
+
+namespace spinegpu::tools {
+
+// `unknown KIND "NAME"`, then the skeleton's `names` of that kind, quoted, in its order: the first eight and how many
+// more, or that it has none. `kind` is singular ("skin"); the plural adds an s.
+inline std::string unknown_name(std::string_view kind, std::string_view name, const NameTable& names) {
+    std::string out = "unknown ";
+    out += kind;
+    out += " \"";
+    out += name;
+    out += "\"";
+    if (names.size() == 0) return out + " (the skeleton has no " + std::string(kind) + "s)";
+    out += " (the skeleton's " + std::string(kind) + (names.size() == 1 ? " is " : "s are ");
+    constexpr std::size_t k_listed = 8;
+    for (std::size_t i = 0; i < names.size() && i < k_listed; ++i) {
+        if (i != 0) out += ", ";
+        out += "\"" + names.names()[i] + "\"";
+    }
+    if (names.size() > k_listed) out += " and " + std::to_string(names.size() - k_listed) + " more";
+    return out + ")";
+}
+
+}  // namespace spinegpu::tools
