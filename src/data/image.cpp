@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "spinegpu/core/file.hpp"
@@ -241,9 +242,18 @@ Result<void> write_png_file(const std::string& path, const Image& image) {
         return make_error(path, "", "cannot write PNG: encoding failed");
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) return make_error(path, "", std::string("cannot open for writing: ") + std::strerror(errno));
-    bool ok = std::fwrite(png.data(), 1, png.size(), f) == png.size();
-    ok = std::fclose(f) == 0 && ok;
-    if (!ok) return make_error(path, "", "write failed");
+    errno = 0;
+    const bool written = std::fwrite(png.data(), 1, png.size(), f) == png.size();
+    int reason = written ? 0 : errno;
+    if (std::fclose(f) != 0 && reason == 0) reason = errno;
+    if (!written || reason != 0) {
+        // (A cut-short PNG must not pass for the image; a device such as /dev/full stays.)
+        std::error_code ec;
+        const bool regular = std::filesystem::is_regular_file(path, ec);
+        if (regular) std::remove(path.c_str());
+        return make_error(path, "", std::string(regular ? "write failed, the file removed: " : "write failed: ") +
+                                        (reason != 0 ? std::strerror(reason) : "cut short"));
+    }
     return {};
 }
 

@@ -2,11 +2,15 @@
 // or the CPU path, written as a straight-alpha PNG (DESIGN.md, "Render").
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <string>
+
+#include <unistd.h>
 
 #include "camera_fit.hpp"
 #include "cli_args.hpp"
@@ -50,6 +54,20 @@ bool names_png(const std::string& path) {
     std::string extension = std::filesystem::path(path).extension().string();
     for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return extension == ".png";
+}
+
+// Why the image could not be written to `path` once drawn, found before the work: the nearest of its folders that
+// exists (the others are made when it is written) is not a folder, or cannot be written to; "" when it can.
+std::string unwritable_reason(const std::string& path) {
+    namespace fs = std::filesystem;
+    fs::path folder = fs::path(path).parent_path();
+    std::error_code ec;
+    while (!folder.empty() && !fs::exists(folder, ec) && !ec) folder = folder.parent_path();
+    if (folder.empty()) folder = ".";
+    if (ec) return "cannot look at " + folder.string() + ": " + ec.message();
+    if (!fs::is_directory(folder, ec)) return folder.string() + " is not a folder";
+    if (::access(folder.c_str(), W_OK) != 0) return "cannot write in " + folder.string() + ": " + std::strerror(errno);
+    return "";
 }
 
 }  // namespace
@@ -137,6 +155,7 @@ int run_render(int argc, char** argv) {
     if (!out) return usage("--out is required");
     // (PNG is the only format written: a .jpg name would hold a PNG.)
     if (!names_png(*out)) return usage("--out names a .png file");
+    if (std::string why = unwritable_reason(*out); !why.empty()) return fail(make_error(*out, "--out", why));
 
     PageBudget budget;
     Result<SkeletonAssets> assets = load_skeleton_assets(*skeleton_path, *atlas_path, budget);
@@ -198,6 +217,9 @@ int run_render(int argc, char** argv) {
     if (!frame) return fail(frame.error());
     Result<Image> image = (*renderer)->read_back();
     if (!image) return fail(image.error());
+    if (std::error_code ec; !std::filesystem::path(*out).parent_path().empty() &&
+                            !std::filesystem::create_directories(std::filesystem::path(*out).parent_path(), ec) && ec)
+        return fail(make_error(*out, "--out", "cannot create its folder: " + ec.message()));
     if (Result<void> written = write_png_file(*out, *image); !written) return fail(written.error());
     if (std::uint64_t messages = (*renderer)->validation_messages(); messages != 0) {
         std::fprintf(stderr, "spinegpu render: %llu validation messages, the first: %s\n",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Errors in scene files (`spinegpu render --scene`) and schedule files (`pose --schedule`) go to stderr with exit
 # code 1 and name the file and the place in it; no input makes the command crash (every case is a file a user
-# could write). A render that fails prints nothing on stdout, not even the camera --fit chose.
+# could write). A render that fails prints nothing on stdout, not even the camera --fit chose; an --out that cannot be
+# written is refused before the work.
 # usage: render_and_schedule_errors_name_the_place.sh SPINEGPU EXAMPLES_DIR BUILD_DIR
 set -uo pipefail
 bin=$1
@@ -135,4 +136,15 @@ out=$(VK_DRIVER_FILES=$tmp/none.json VK_ICD_FILENAMES=$tmp/none.json "$bin" rend
 code=$?
 [ $code -eq 1 ] || fail "render without a driver: exit code $code ($(cat "$tmp/err"))"
 grep -q "no Vulkan driver found" "$tmp/err" || fail "render without a driver: $(cat "$tmp/err")"
+
+# --out under a file is refused before any work (no camera printed); folders that do not exist yet are made.
+: > "$tmp/a-file"
+out=$("$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$first" --width 8 --height 8 --fit \
+  --out "$tmp/a-file/x.png" 2>"$tmp/err")
+code=$?
+[ $code -eq 1 ] && [ -z "$out" ] && grep -q "a-file/x.png: --out: .*a-file is not a folder" "$tmp/err" ||
+  fail "--out under a file: exit code $code, printed \"$out\": $(cat "$tmp/err")"
+"$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$first" --width 8 --height 8 --fit \
+  --out "$tmp/new/deeper/x.png" >/dev/null 2>"$tmp/err" && [ -s "$tmp/new/deeper/x.png" ] ||
+  fail "--out in new folders: $(cat "$tmp/err")"
 echo ok

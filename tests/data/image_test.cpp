@@ -1,11 +1,15 @@
 // Page images: decoding the examples' pages, PNG round trips, and malformed input.
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "spinegpu/core/file.hpp"
@@ -287,6 +291,32 @@ TEST(Image, write_rejects_inconsistent_pixels) {
     EXPECT_FALSE(write_png_file(temp_path("empty.png").string(), empty).ok());
     EXPECT_FALSE(write_png_file("/nonexistent/dir/x.png", test_pattern(2, 2)).ok());
     fs::remove_all(temp_path("x").parent_path());
+}
+
+TEST(Image, a_write_cut_short_fails_naming_why_and_leaves_no_partial_file) {
+    // Past a file-size limit (its signal ignored, as a shell may leave it) writes fail for the file being too large.
+    const fs::path path = temp_path("cut.png");
+    rlimit old_limit{};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+    rlimit small = old_limit;
+    small.rlim_cur = 200;
+    void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    Result<void> written = write_png_file(path.string(), test_pattern(64, 64));  // (about 13 KB of PNG)
+    ::setrlimit(RLIMIT_FSIZE, &old_limit);
+    std::signal(SIGXFSZ, old_handler);
+    ASSERT_FALSE(written.ok());
+    EXPECT_EQ(written.error().file, path.string());
+    EXPECT_NE(written.error().what.find(std::strerror(EFBIG)), std::string::npos) << written.error().what;
+    EXPECT_FALSE(fs::exists(path));
+    // A device that takes no bytes fails for want of space, and is not removed.
+    if (fs::exists("/dev/full")) {
+        written = write_png_file("/dev/full", test_pattern(64, 64));
+        ASSERT_FALSE(written.ok());
+        EXPECT_NE(written.error().what.find(std::strerror(ENOSPC)), std::string::npos) << written.error().what;
+        EXPECT_TRUE(fs::exists("/dev/full"));
+    }
+    fs::remove_all(path.parent_path());
 }
 
 TEST(Image, missing_file_error_names_it) {
