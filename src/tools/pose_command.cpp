@@ -120,6 +120,14 @@ int run_pose(int argc, char** argv) {
     if (!steps) return usage("--steps needs a whole number from 0 to 4294967295");
     if (!every) return usage("--every needs a whole number from 1 to 4294967295");
     if (!dt || !(*dt >= 0) || *dt > 3600) return usage("--dt needs a number of seconds from 0 to 3600");
+    // (A line is printed after each step whose number --every divides, from 1: none may be, which is allowed but
+    // rarely meant.)
+    if (*steps == 0)
+        std::fprintf(stderr, "spinegpu pose: warning: --steps 0 prints nothing: a line follows a step, and the setup "
+                             "pose is not one\n");
+    else if (*every > *steps)
+        std::fprintf(stderr, "spinegpu pose: warning: nothing is printed: a line follows each step whose number is a "
+                             "multiple of --every %u, and --steps %u stops before the first\n", *every, *steps);
 
     auto fail = [](const Error& e) {
         std::fprintf(stderr, "spinegpu pose: %s\n", e.message().c_str());

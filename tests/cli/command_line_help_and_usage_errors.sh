@@ -121,6 +121,15 @@ for flag in "--width 640 --height 480" "--device x" "--character-pixels 32" "--u
     fail "bench $flag with --paths update: exit code $? ($err)"
   [[ $err == *"warning: ${flag%% *} is ignored"* ]] || fail "bench $flag with --paths update: no warning ($err)"
 done
+# A pose dump that would print nothing is allowed (the contract's grammar) and warned of.
+for flag in "--steps 0" "--steps 3 --every 4"; do
+  out=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --animation walk $flag 2>"$tmp/err") ||
+    fail "pose $flag: exit code $? ($(cat "$tmp/err"))"
+  [ -z "$out" ] && grep -q "warning: .*prints nothing\|warning: nothing is printed" "$tmp/err" ||
+    fail "pose $flag: printed \"$out\", warned: $(cat "$tmp/err")"
+done
+out=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --animation walk --steps 4 --every 4 2>"$tmp/err")
+[ -n "$out" ] && [ ! -s "$tmp/err" ] || fail "pose --steps 4 --every 4: printed \"$out\", said: $(cat "$tmp/err")"
 # Help for a name that is not a command is an error; help for a command without options is the overview.
 err=$("$bin" nosuch --help 2>&1 >/dev/null); [ $? -eq 2 ] && [[ $err == *'unknown command "nosuch"'* ]] ||
   fail "nosuch --help: $err"
