@@ -91,7 +91,7 @@ std::optional<double> parse_number(const std::string& text) {
     const char* end = text.data() + text.size();
     const std::from_chars_result r = std::from_chars(text.data(), end, value);
     if (r.ec != std::errc() || r.ptr != end || !std::isfinite(value)) return std::nullopt;
-    return value;
+    return value + 0.0;  // ("-0" is 0: a --dt of -0 would print times of -0)
 }
 
 std::optional<std::uint32_t> parse_whole(const std::optional<std::string>& text, std::uint32_t low,

@@ -130,6 +130,9 @@ for flag in "--steps 0" "--steps 3 --every 4"; do
 done
 out=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --animation walk --steps 4 --every 4 2>"$tmp/err")
 [ -n "$out" ] && [ ! -s "$tmp/err" ] || fail "pose --steps 4 --every 4: printed \"$out\", said: $(cat "$tmp/err")"
+# "-0" is read as 0: no time of -0 in the dump.
+out=$("$bin" pose --skeleton "$rig" --atlas "$atlas" --animation walk --steps 1 --dt -0 2>&1)
+[[ $out == '{"frame": 1, "time": 0,'* ]] || fail "pose --dt -0: ${out:0:60}"
 # Help for a name that is not a command is an error; help for a command without options is the overview.
 err=$("$bin" nosuch --help 2>&1 >/dev/null); [ $? -eq 2 ] && [[ $err == *'unknown command "nosuch"'* ]] ||
   fail "nosuch --help: $err"
