@@ -202,6 +202,10 @@ int run_render(int argc, char** argv) {
     if (fitted && !fit.any())
         std::fprintf(stderr, "spinegpu render: %s: the pose shows no attachment (in this skin, at this time), so --fit "
                              "has nothing to frame: the image is the background alone\n", skeleton_path->c_str());
+    if (fitted && fit.point())
+        std::fprintf(stderr, "spinegpu render: %s: the pose's attachments all lie at one point (bones scaled to 0?), "
+                             "so --fit has nothing to frame: the image is the background alone\n",
+                     skeleton_path->c_str());
 
     warn_if_drawn_unclipped("render", *skeleton_path, data, path);
     gpu::RendererDesc desc;

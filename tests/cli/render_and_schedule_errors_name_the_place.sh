@@ -147,4 +147,13 @@ code=$?
 "$bin" render --skeleton "$rig" --atlas "$atlas" --animation "$first" --width 8 --height 8 --fit \
   --out "$tmp/new/deeper/x.png" >/dev/null 2>"$tmp/err" && [ -s "$tmp/new/deeper/x.png" ] ||
   fail "--out in new folders: $(cat "$tmp/err")"
+# A rig whose root is scaled to 0 shows its attachments at one point: --fit warns that it has nothing to frame.
+if command -v node >/dev/null; then
+  node -e 'const fs = require("fs"); const d = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+           d.bones[0].scaleX = 0; d.bones[0].scaleY = 0; fs.writeFileSync(process.argv[2], JSON.stringify(d));' \
+    "$rig" "$tmp/zero.json" || fail "node could not write the zero-scale rig"
+  "$bin" render --skeleton "$tmp/zero.json" --atlas "$atlas" --animation "$first" --width 8 --height 8 --fit \
+    --out "$tmp/zero.png" >/dev/null 2>"$tmp/err" && grep -q "attachments all lie at one point" "$tmp/err" ||
+    fail "a zero-scale rig: $(cat "$tmp/err")"
+fi
 echo ok
