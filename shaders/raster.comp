@@ -412,7 +412,8 @@ void main() {
     if (tid == 0u) s_shaded = 0u;
     if (tid == 0u) s_mask_wrong = 0u;
     if (tid < 128u) s_rows[tid] = 0u;  // both halves (first read after the chunk's barriers)
-    if (k_linear_light) s_decoded[tid] = srgb_to_linear(vec3(float(tid) / 255.0)).x;  // (likewise)
+    if (k_linear_light)  // (likewise)
+        for (uint i = tid; i < 256u; i += k_threads) s_decoded[i] = srgb_to_linear(vec3(float(i) / 255.0)).x;
     uint bits_first = (gl_WorkGroupID.y * push.tiles_x + gl_WorkGroupID.x) * push.words_per_tile;
     for (uint chunk = 0u; chunk < push.words_per_tile; chunk += k_threads) {
         if (tid < 8u) s_word_mask[tid] = 0u;

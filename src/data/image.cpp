@@ -247,11 +247,11 @@ Result<void> write_png_file(const std::string& path, const Image& image) {
     int reason = written ? 0 : errno;
     if (std::fclose(f) != 0 && reason == 0) reason = errno;
     if (!written || reason != 0) {
-        // (A cut-short PNG must not pass for the image; a device such as /dev/full stays.)
+        // (A cut-short PNG must not pass for the image; a device such as /dev/full, or a link, stays.)
         std::error_code ec;
-        const bool regular = std::filesystem::is_regular_file(path, ec);
-        if (regular) std::remove(path.c_str());
-        return make_error(path, "", std::string(regular ? "write failed, the file removed: " : "write failed: ") +
+        const bool removed = std::filesystem::symlink_status(path, ec).type() == std::filesystem::file_type::regular &&
+                             std::remove(path.c_str()) == 0;
+        return make_error(path, "", std::string(removed ? "write failed, the file removed: " : "write failed: ") +
                                         (reason != 0 ? std::strerror(reason) : "cut short"));
     }
     return {};

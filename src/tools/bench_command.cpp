@@ -420,7 +420,7 @@ int run_bench(int argc, char** argv) {
             for (std::size_t i = first; i < rows.size(); ++i) print_json_row(rows[i]);
         std::fflush(stdout);
         // A crowd that draws nothing times nothing worth timing (mix-and-match in its default skin, which is empty).
-        if (first == 0 && count != 0 &&
+        if (first == 0 &&
             std::any_of(rows.begin(), rows.end(), [](const BenchRow& r) { return r.triangles == std::uint64_t{0}; }))
             std::fprintf(stderr, "spinegpu bench: warning: %s: the characters draw no triangle (no attachment shows in "
                                  "%s); --skin names another\n", skeleton_path->c_str(),

@@ -35,8 +35,9 @@ public:
     bool finite() const { return finite_; }
     // False until some pose added showed an attachment.
     bool any() const { return any_; }
-    // True when the attachments shown all lie at one point (a bone scaled to 0, say): nothing for a camera to frame.
-    bool point() const { return any_ && max_x_ == min_x_ && max_y_ == min_y_; }
+    // True when the attachments shown have no area, all on one line or at one point (a bone scaled to 0 on an axis,
+    // say): nothing for a camera to frame.
+    bool flat() const { return any_ && (max_x_ == min_x_ || max_y_ == min_y_); }
     // The camera that fits everything added into width x height with a 5% margin, centred; with nothing added, scale
     // 1 and the world origin at the image's centre.
     gpu::Camera2D camera(std::uint32_t width, std::uint32_t height) const;

@@ -44,7 +44,7 @@ std::optional<CliArgs> CliArgs::parse(int argc, char** argv, int first, const Op
                 // ("--animation --steps 3": an option where the value should be is the value left out.)
                 const std::string next = argv[i + 1];
                 const std::string next_flag = next.substr(0, next.find('='));
-                if (listed(options.values, next_flag) || listed(options.switches, next)) {
+                if (listed(options.values, next_flag) || listed(options.switches, next_flag)) {
                     error = flag + " needs a value (found the option " + next_flag + " in its place)";
                     return std::nullopt;
                 }

@@ -81,13 +81,13 @@ int main(int argc, char** argv) {
         // (Sizes that users give, such as a crowd's, are bounded, but not by this machine's memory.)
         std::fprintf(stderr, "spinegpu %s: out of memory\n", argv[1]);
     }
-    // Output lost on the way (a full disk, a closed standard output) fails the command: a pose dump or a bench's
-    // rows cut short must not pass for whole ones.
+    // Output lost on the way (a full disk, a closed standard output) fails a command that succeeded otherwise: a
+    // bench's rows cut short must not pass for whole ones. (A pose dump stops at its first line lost.)
     errno = 0;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    if (code == 0 && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
         std::fprintf(stderr, "spinegpu %s: could not write the standard output%s%s\n", argv[1], errno != 0 ? ": " : "",
                      errno != 0 ? std::strerror(errno) : "");
-        return code != 0 ? code : 1;
+        return 1;
     }
     return code;
 }

@@ -1,6 +1,8 @@
 // spinegpu pose: the pose dump of DESIGN.md ("Pose dump"), one JSON line per printed step, to compare our runtime
 // with the official one step by step.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -174,7 +176,11 @@ int run_pose(int argc, char** argv) {
         write_pose_line(w, step, step * *dt, player.pose, *binding, pending, scratch);
         std::string line = w.take();
         line += '\n';
-        std::fwrite(line.data(), 1, line.size(), stdout);
+        // (A dump that cannot be written stops here, with the reason, not after every step has run.)
+        if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size()) {
+            std::fprintf(stderr, "spinegpu pose: could not write the standard output: %s\n", std::strerror(errno));
+            return 1;
+        }
         pending.clear();
     }
     return 0;

@@ -56,17 +56,22 @@ bool names_png(const std::string& path) {
     return extension == ".png";
 }
 
-// Why the image could not be written to `path` once drawn, found before the work: the nearest of its folders that
-// exists (the others are made when it is written) is not a folder, or cannot be written to; "" when it can.
+// Why the image could not be written to `path` once drawn, found before the work: `path` is a folder or a file that
+// cannot be written, or the nearest of its folders that exists (the others are made when it is written) is not a
+// folder or cannot be written in; "" when none of these holds. (Root passes every permission check.)
 std::string unwritable_reason(const std::string& path) {
     namespace fs = std::filesystem;
-    fs::path folder = fs::path(path).parent_path();
     std::error_code ec;
+    if (fs::is_directory(path, ec)) return "is a folder";
+    if (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0)
+        return std::string("cannot be written: ") + std::strerror(errno);
+    fs::path folder = fs::path(path).parent_path();
     while (!folder.empty() && !fs::exists(folder, ec) && !ec) folder = folder.parent_path();
     if (folder.empty()) folder = ".";
     if (ec) return "cannot look at " + folder.string() + ": " + ec.message();
     if (!fs::is_directory(folder, ec)) return folder.string() + " is not a folder";
-    if (::access(folder.c_str(), W_OK) != 0) return "cannot write in " + folder.string() + ": " + std::strerror(errno);
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        return "cannot write in " + folder.string() + ": " + std::strerror(errno);
     return "";
 }
 
@@ -202,9 +207,10 @@ int run_render(int argc, char** argv) {
     if (fitted && !fit.any())
         std::fprintf(stderr, "spinegpu render: %s: the pose shows no attachment (in this skin, at this time), so --fit "
                              "has nothing to frame: the image is the background alone\n", skeleton_path->c_str());
-    if (fitted && fit.point())
-        std::fprintf(stderr, "spinegpu render: %s: the pose's attachments all lie at one point (bones scaled to 0?), "
-                             "so --fit has nothing to frame: the image is the background alone\n",
+    if (fitted && fit.flat())
+        std::fprintf(stderr, "spinegpu render: %s: the pose's attachments have no area, all on one line or at one "
+                             "point (bones scaled to 0?), so --fit has nothing to frame: the image is the background "
+                             "alone\n",
                      skeleton_path->c_str());
 
     warn_if_drawn_unclipped("render", *skeleton_path, data, path);

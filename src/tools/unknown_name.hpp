@@ -1,5 +1,5 @@
-// The message for a name that a skeleton lacks (an animation, a skin), listing the names it has, so that a user need
-// not run `spinegpu info` to find "full-skins/girl".
+// The message for a name that a skeleton lacks (an animation, a skin), listing the names it has: a user sees what
+// "girl" should have been without running `spinegpu info` first (or is pointed to it, past eight names).
 #pragma once
 
 #include <string>
@@ -10,7 +10,7 @@
 namespace spinegpu::tools {
 
 // `unknown KIND "NAME"`, then the skeleton's `names` of that kind, quoted, in its order: the first eight and how many
-// more, or that it has none. `kind` is singular ("skin"); the plural adds an s.
+// more (which `spinegpu info` lists), or that it has none. `kind` is singular ("skin"); the plural adds an s.
 inline std::string unknown_name(std::string_view kind, std::string_view name, const NameTable& names) {
     std::string out = "unknown ";
     out += kind;
@@ -24,7 +24,8 @@ inline std::string unknown_name(std::string_view kind, std::string_view name, co
         if (i != 0) out += ", ";
         out += "\"" + names.names()[i] + "\"";
     }
-    if (names.size() > k_listed) out += " and " + std::to_string(names.size() - k_listed) + " more";
+    if (names.size() > k_listed)
+        out += " and " + std::to_string(names.size() - k_listed) + " more, which spinegpu info lists";
     return out + ")";
 }
 

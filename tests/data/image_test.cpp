@@ -300,8 +300,8 @@ TEST(Image, a_write_cut_short_fails_naming_why_and_leaves_no_partial_file) {
     ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old_limit), 0);
     rlimit small = old_limit;
     small.rlim_cur = 200;
-    void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
     ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    void (*old_handler)(int) = std::signal(SIGXFSZ, SIG_IGN);
     Result<void> written = write_png_file(path.string(), test_pattern(64, 64));  // (about 13 KB of PNG)
     ::setrlimit(RLIMIT_FSIZE, &old_limit);
     std::signal(SIGXFSZ, old_handler);
