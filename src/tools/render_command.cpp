@@ -119,9 +119,10 @@ int run_render(int argc, char** argv) {
         if (!scene) return fail(scene.error());
         Result<SceneRenderReport> report = render_scene(*scene, options);
         if (!report) return fail(report.error());
-        std::printf("%u characters (%u culled) on %s, camera %.9g,%.9g,%.9g; per frame (median of the last %u): "
+        std::printf("%u character%s (%u culled) on %s, camera %.9g,%.9g,%.9g; per frame (median of the last %u): "
                     "update %.3f ms, pack %.3f ms, record %.3f ms, GPU %.3f ms, %llu bytes uploaded, %u triangles\n",
-                    report->characters, report->culled, report->device.c_str(), report->camera.scale,
+                    report->characters, report->characters == 1 ? "" : "s", report->culled, report->device.c_str(),
+                    report->camera.scale,
                     report->camera.ox, report->camera.oy, report->timed_frames, report->update_ms, report->pack_ms,
                     report->record_ms, report->gpu_ms,
                     static_cast<unsigned long long>(report->bytes_uploaded), report->triangles);

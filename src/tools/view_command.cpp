@@ -193,8 +193,9 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
         if (!holding && std::chrono::duration<double>(now - last_title).count() >= 0.5 && !frame_ms.empty()) {
             char title[160];
             std::snprintf(title, sizeof title,
-                          "spinegpu view: %u characters, %.1f fps, update %.2f ms, pack %.2f ms, GPU %s ms%s",
-                          player.character_count(), 1000.0 / frame_ms.recent_median(), last_update, stats->pack_ms,
+                          "spinegpu view: %u character%s, %.1f fps, update %.2f ms, pack %.2f ms, GPU %s ms%s",
+                          player.character_count(), player.character_count() == 1 ? "" : "s",
+                          1000.0 / frame_ms.recent_median(), last_update, stats->pack_ms,
                           milliseconds_text(finished ? finished->gpu_ms : -1, 2).c_str(),
                           controls.paused ? " (paused)" : "");
             glfw.set_window_title(window, title);
@@ -214,9 +215,10 @@ int play(const GlfwLibrary& glfw, GLFWwindow* window, gpu::Renderer& renderer, S
     }
     const double frame = frame_ms.median();
     if (gpu_ms.empty() && last->gpu_ms >= 0) gpu_ms.push_back(last->gpu_ms);  // (a run too short for the others)
-    std::printf("showed %u frames of %u characters on %s: per frame (median) %.3f ms (%.1f fps), update %.3f ms, "
+    std::printf("showed %u frame%s of %u character%s on %s: per frame (median) %.3f ms (%.1f fps), update %.3f ms, "
                 "pack %.3f ms, record %.3f ms, GPU %s ms\n",
-                shown, player.character_count(), renderer.device_name().c_str(), frame,
+                shown, shown == 1 ? "" : "s", player.character_count(), player.character_count() == 1 ? "" : "s",
+                renderer.device_name().c_str(), frame,
                 frame > 0 ? 1000.0 / frame : 0.0, update_ms.median(), pack_ms.median(), record_ms.median(),
                 milliseconds_text(gpu_ms.empty() ? -1 : gpu_ms.median(), 3).c_str());
     return 0;

@@ -165,12 +165,16 @@ err=$("$bin" info "$tmp/dir.json" 2>&1 >/dev/null)
 [[ $err == *"dir.json"* && $err == *"directory"* ]] || fail "a directory as the skeleton: $err"
 
 # Output that cannot be written (a full disk, a closed standard output) fails the command, saying so.
-for args in "version" "info $rig --json" "pose --skeleton $rig --atlas $atlas --animation walk --steps 200"; do
+expect_output_lost() {  # ARGS...: the command's output, to a full disk and to a closed stdout
+  local err
   if [ -w /dev/full ]; then
-    err=$("$bin" $args 2>&1 >/dev/full)
-    [ $? -eq 1 ] && [[ $err == *"could not write the standard output"* ]] || fail "$args >/dev/full: $err"
+    err=$("$bin" "$@" 2>&1 >/dev/full)
+    [ $? -eq 1 ] && [[ $err == *"could not write the standard output"* ]] || fail "$* >/dev/full: $err"
   fi
-  err=$("$bin" $args 2>&1 >&-)
-  [ $? -eq 1 ] && [[ $err == *"could not write the standard output"* ]] || fail "$args >&-: $err"
-done
+  err=$("$bin" "$@" 2>&1 >&-)
+  [ $? -eq 1 ] && [[ $err == *"could not write the standard output"* ]] || fail "$* >&-: $err"
+}
+expect_output_lost version
+expect_output_lost info "$rig" --json
+expect_output_lost pose --skeleton "$rig" --atlas "$atlas" --animation walk --steps 200
 echo ok
